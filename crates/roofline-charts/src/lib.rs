@@ -1,0 +1,34 @@
+//! # roofline-charts
+//!
+//! Roofline Lab's charts, drawn with plotters. Every drawing function is
+//! generic over plotters' [`DrawingBackend`], so the same code draws on a
+//! browser canvas (the app) and into an SVG string natively (export and
+//! snapshot tests).
+//!
+//! *Invariant:* the charts format no number themselves: every label comes
+//! from `roofline_core::format` or from the chart spec.
+
+pub mod roofline;
+pub mod spec;
+pub mod theme;
+
+pub use plotters::prelude::DrawingBackend;
+pub use roofline::{draw_roofline, BandwidthLine, OpMarker, PlotFrame, RooflineChart};
+pub use spec::roofline_for_chip;
+pub use theme::Theme;
+
+use plotters::prelude::*;
+
+/// Renders `draw` into an SVG document of `width` × `height` pixels.
+pub fn to_svg<F>(width: u32, height: u32, draw: F) -> Result<String, String>
+where
+    F: FnOnce(&DrawingArea<SVGBackend<'_>, plotters::coord::Shift>) -> Result<(), String>,
+{
+    let mut out = String::new();
+    {
+        let root = SVGBackend::with_string(&mut out, (width, height)).into_drawing_area();
+        draw(&root)?;
+        root.present().map_err(|e| e.to_string())?;
+    }
+    Ok(out)
+}

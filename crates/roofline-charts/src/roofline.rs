@@ -1,0 +1,308 @@
+//! The roofline chart: attained FLOPs/s against arithmetic intensity, log-log.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+use roofline_core::format;
+use roofline_core::roofline::attained;
+
+use crate::Theme;
+
+/// One bandwidth line of the chart.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BandwidthLine {
+    /// Legend label, for example "HBM 820 GB/s".
+    pub label: String,
+    /// Bandwidth in bytes/s.
+    pub bandwidth: f64,
+    /// Critical intensity (where the line meets the roof), FLOPs/byte.
+    pub critical: f64,
+    /// Text at the bend, for example "240 FLOPs/byte".
+    pub critical_text: String,
+}
+
+/// The current operation, drawn as a vertical line at its intensity.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OpMarker {
+    /// Arithmetic intensity, FLOPs/byte.
+    pub intensity: f64,
+    /// Label, for example "matmul 256 FLOPs/byte".
+    pub label: String,
+}
+
+/// Everything the roofline chart shows; all text already formatted.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RooflineChart {
+    /// Peak FLOPs/s: the flat roof.
+    pub peak: f64,
+    /// Label of the roof, for example "peak 197 TFLOP/s (bf16)".
+    pub peak_label: String,
+    /// One or two bandwidth lines.
+    pub lines: Vec<BandwidthLine>,
+    /// The current operation, if any.
+    pub marker: Option<OpMarker>,
+    /// Intensity range of the x axis (FLOPs/byte), both positive.
+    pub x_range: (f64, f64),
+}
+
+impl RooflineChart {
+    /// The y range: from the lowest line's throughput at the left edge to
+    /// above the roof, on whole decades.
+    pub fn y_range(&self) -> (f64, f64) {
+        let lo = self
+            .lines
+            .iter()
+            .map(|l| attained(self.peak, l.bandwidth, self.x_range.0))
+            .fold(self.peak, f64::min);
+        let lo = 10f64.powf(lo.log10().floor());
+        let hi = 10f64.powf((self.peak.log10() + 0.35).ceil());
+        (lo, hi)
+    }
+}
+
+/// Where the plot sits on the drawing area, to map a pointer back to data.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PlotFrame {
+    /// Left and right pixel of the plotting area.
+    pub x_px: (i32, i32),
+    /// Top and bottom pixel of the plotting area.
+    pub y_px: (i32, i32),
+    /// Data range of the x axis (log).
+    pub x_range: (f64, f64),
+    /// Data range of the y axis (log).
+    pub y_range: (f64, f64),
+}
+
+impl PlotFrame {
+    /// The data x (intensity) under pixel column `px`, if inside the plot.
+    pub fn x_at(&self, px: f64) -> Option<f64> {
+        let (l, r) = (self.x_px.0 as f64, self.x_px.1 as f64);
+        if px < l || px > r || r <= l {
+            return None;
+        }
+        let t = (px - l) / (r - l);
+        let (a, b) = (self.x_range.0.log10(), self.x_range.1.log10());
+        Some(10f64.powf(a + t * (b - a)))
+    }
+
+    /// The data y under pixel row `py`, if inside the plot.
+    pub fn y_at(&self, py: f64) -> Option<f64> {
+        let (t, b) = (self.y_px.0 as f64, self.y_px.1 as f64);
+        if py < t || py > b || b <= t {
+            return None;
+        }
+        let s = (b - py) / (b - t);
+        let (lo, hi) = (self.y_range.0.log10(), self.y_range.1.log10());
+        Some(10f64.powf(lo + s * (hi - lo)))
+    }
+}
+
+fn decades(lo: f64, hi: f64) -> Vec<f64> {
+    let (a, b) = (lo.log10().ceil() as i32, hi.log10().floor() as i32);
+    (a..=b).map(|e| 10f64.powi(e)).collect()
+}
+
+fn err<E: std::fmt::Display>(e: E) -> String {
+    e.to_string()
+}
+
+/// Draws `chart` on `area`. `scale` multiplies font sizes and line widths
+/// (pass the device pixel ratio when drawing at backing resolution).
+pub fn draw_roofline<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    chart: &RooflineChart,
+    theme: &Theme,
+    scale: f64,
+) -> Result<PlotFrame, String> {
+    area.fill(&theme.background).map_err(err)?;
+    let (xlo, xhi) = chart.x_range;
+    if !(xlo.is_finite() && xhi.is_finite() && xlo > 0.0 && xhi > xlo && chart.peak > 0.0) {
+        return Err("the chart has no valid range".to_string());
+    }
+    let (ylo, yhi) = chart.y_range();
+    let px = |v: f64| (v * scale).round() as i32;
+    let font = |size: f64| ("sans-serif", size * scale).into_font();
+    let text_style = |size: f64, c: RGBColor| TextStyle {
+        color: c.to_backend_color(),
+        ..TextStyle::from(font(size))
+    };
+
+    let x_ticks = decades(xlo, xhi);
+    let y_ticks = decades(ylo, yhi);
+    let mut ctx = ChartBuilder::on(area)
+        .margin_top(px(12.0))
+        .margin_right(px(20.0))
+        .margin_left(px(8.0))
+        .margin_bottom(px(6.0))
+        .x_label_area_size(px(44.0))
+        .y_label_area_size(px(64.0))
+        .build_cartesian_2d(
+            (xlo..xhi).log_scale().with_key_points(x_ticks),
+            (ylo..yhi).log_scale().with_key_points(y_ticks),
+        )
+        .map_err(err)?;
+
+    let tick_fmt = |v: &f64| format::log_tick(*v);
+    ctx.configure_mesh()
+        .x_desc("Arithmetic intensity (FLOPs/byte)")
+        .y_desc("Attained throughput (FLOP/s)")
+        .x_label_formatter(&tick_fmt)
+        .y_label_formatter(&tick_fmt)
+        .label_style(text_style(12.0, theme.text))
+        .axis_desc_style(text_style(13.0, theme.text))
+        .axis_style(ShapeStyle::from(theme.axis).stroke_width(px(1.0).max(1) as u32))
+        .bold_line_style(theme.grid)
+        .light_line_style(theme.background)
+        .draw()
+        .map_err(err)?;
+
+    // Regions: bandwidth-bound for every line, for the slower line only,
+    // compute-bound for every line; edges exactly at the bends.
+    let mut bends: Vec<f64> = chart.lines.iter().map(|l| l.critical).collect();
+    bends.sort_by(f64::total_cmp);
+    if let (Some(first), Some(last)) = (bends.first().copied(), bends.last().copied()) {
+        let clamp = |x: f64| x.clamp(xlo, xhi);
+        let fills = [
+            (xlo, clamp(first), theme.regions[0]),
+            (clamp(first), clamp(last), theme.regions[1]),
+            (clamp(last), xhi, theme.regions[2]),
+        ];
+        for (a, b, c) in fills {
+            if b > a {
+                ctx.draw_series(std::iter::once(Rectangle::new(
+                    [(a, ylo), (b, yhi)],
+                    c.mix(theme.region_alpha).filled(),
+                )))
+                .map_err(err)?;
+            }
+        }
+    }
+
+    // The roof.
+    ctx.draw_series(LineSeries::new(
+        [(xlo, chart.peak), (xhi, chart.peak)],
+        ShapeStyle::from(theme.roof).stroke_width(px(1.0).max(1) as u32),
+    ))
+    .map_err(err)?;
+    ctx.plotting_area()
+        .draw(&Text::new(
+            chart.peak_label.clone(),
+            (xlo * 1.15, chart.peak * 1.25),
+            text_style(12.0, theme.text).pos(Pos::new(HPos::Left, VPos::Bottom)),
+        ))
+        .map_err(err)?;
+
+    // Bandwidth lines, each bending into the roof at its critical intensity.
+    for (i, line) in chart.lines.iter().enumerate() {
+        let color = theme.lines[i % 2];
+        let bend = line.critical.clamp(xlo, xhi);
+        let pts = [
+            (xlo, attained(chart.peak, line.bandwidth, xlo)),
+            (bend, attained(chart.peak, line.bandwidth, bend)),
+            (xhi, attained(chart.peak, line.bandwidth, xhi)),
+        ];
+        ctx.draw_series(LineSeries::new(
+            pts,
+            ShapeStyle::from(color).stroke_width(px(2.5) as u32),
+        ))
+        .map_err(err)?
+        .label(line.label.clone())
+        .legend(move |(x, y)| {
+            PathElement::new(
+                vec![(x, y), (x + px(18.0), y)],
+                ShapeStyle::from(color).stroke_width(px(2.5) as u32),
+            )
+        });
+        if line.critical >= xlo && line.critical <= xhi {
+            // Dotted drop from the bend to the axis.
+            let steps = 24;
+            let (a, b) = (ylo.log10(), chart.peak.log10());
+            let dots = (0..=steps).map(|k| {
+                let y = 10f64.powf(a + (b - a) * k as f64 / steps as f64);
+                Circle::new((line.critical, y), px(1.0), color.filled())
+            });
+            ctx.draw_series(dots).map_err(err)?;
+            ctx.draw_series(std::iter::once(Circle::new(
+                (line.critical, chart.peak),
+                px(5.0),
+                color.filled(),
+            )))
+            .map_err(err)?;
+            let above = i % 2 == 0;
+            let y = if above {
+                chart.peak * 1.8
+            } else {
+                chart.peak / 1.8
+            };
+            let v = if above { VPos::Bottom } else { VPos::Top };
+            ctx.plotting_area()
+                .draw(&Text::new(
+                    line.critical_text.clone(),
+                    (line.critical * 1.1, y),
+                    text_style(12.0, color).pos(Pos::new(HPos::Left, v)),
+                ))
+                .map_err(err)?;
+        }
+    }
+
+    if let Some(m) = &chart.marker {
+        if m.intensity >= xlo && m.intensity <= xhi {
+            ctx.draw_series(DashedLineSeries::new(
+                [(m.intensity, ylo), (m.intensity, yhi)],
+                px(6.0),
+                px(4.0),
+                ShapeStyle::from(theme.marker).stroke_width(px(1.5) as u32),
+            ))
+            .map_err(err)?;
+            for (i, line) in chart.lines.iter().enumerate() {
+                let y = attained(chart.peak, line.bandwidth, m.intensity);
+                ctx.draw_series(std::iter::once(Circle::new(
+                    (m.intensity, y),
+                    px(5.0),
+                    ShapeStyle::from(theme.lines[i % 2]).filled(),
+                )))
+                .map_err(err)?;
+                ctx.draw_series(std::iter::once(Circle::new(
+                    (m.intensity, y),
+                    px(5.0),
+                    ShapeStyle::from(theme.background).stroke_width(px(1.0).max(1) as u32),
+                )))
+                .map_err(err)?;
+                ctx.plotting_area()
+                    .draw(&Text::new(
+                        format::flops_rate(y),
+                        (m.intensity * 1.12, y / 1.15),
+                        text_style(11.0, theme.lines[i % 2]).pos(Pos::new(HPos::Left, VPos::Top)),
+                    ))
+                    .map_err(err)?;
+            }
+            ctx.plotting_area()
+                .draw(&Text::new(
+                    m.label.clone(),
+                    (m.intensity * 1.08, ylo * 1.6),
+                    text_style(12.0, theme.marker).pos(Pos::new(HPos::Left, VPos::Bottom)),
+                ))
+                .map_err(err)?;
+        }
+    }
+
+    ctx.configure_series_labels()
+        .position(SeriesLabelPosition::LowerRight)
+        .margin(px(8.0))
+        .label_font(text_style(12.0, theme.text))
+        .background_style(theme.background.mix(0.9))
+        .border_style(theme.grid)
+        .draw()
+        .map_err(err)?;
+
+    let (xr, yr) = ctx.plotting_area().get_pixel_range();
+    let (x0, x1, y0, y1) = (xr.start, xr.end, yr.start, yr.end);
+    area.present().map_err(err)?;
+    Ok(PlotFrame {
+        x_px: (x0, x1),
+        y_px: (y0, y1),
+        x_range: (xlo, xhi),
+        y_range: (ylo, yhi),
+    })
+}

@@ -1,0 +1,43 @@
+//! Builds chart specs from the core's model, with every label formatted by
+//! `roofline_core::format`.
+
+use roofline_core::{format, roofline::Roofline, Chip, CoreError, DType, LevelKind};
+
+use crate::{BandwidthLine, OpMarker, RooflineChart};
+
+/// The roofline of `chip` at `dtype` against the given memory levels, with an
+/// optional operation marker (label, intensity).
+pub fn roofline_for_chip(
+    chip: &Chip,
+    dtype: DType,
+    levels: &[LevelKind],
+    marker: Option<(String, f64)>,
+) -> Result<RooflineChart, CoreError> {
+    let peak = chip.peak(dtype)?;
+    let mut lines = Vec::with_capacity(levels.len());
+    let mut ceilings = Vec::with_capacity(levels.len());
+    for &kind in levels {
+        let bw = chip.bandwidth(kind)?;
+        let c = roofline_core::roofline::Ceiling::new(kind.name(), peak, bw);
+        lines.push(BandwidthLine {
+            label: format!("{} {}", kind.name(), format::bandwidth(bw)),
+            bandwidth: bw,
+            critical: c.critical_intensity,
+            critical_text: format::intensity(c.critical_intensity),
+        });
+        ceilings.push(c);
+    }
+    let roof = Roofline {
+        peak,
+        peak_label: String::new(),
+        ceilings,
+    };
+    let marks: Vec<f64> = marker.iter().map(|m| m.1).collect();
+    Ok(RooflineChart {
+        peak,
+        peak_label: format!("{} peak {}", dtype, format::flops_rate(peak)),
+        lines,
+        marker: marker.map(|(label, intensity)| OpMarker { intensity, label }),
+        x_range: roof.intensity_range(&marks),
+    })
+}

@@ -1,0 +1,66 @@
+//! Colours for the light and dark schemes.
+
+use plotters::style::RGBColor;
+
+/// The colours a chart is drawn with.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Theme {
+    /// Background fill.
+    pub background: RGBColor,
+    /// Axis labels, titles and tick labels.
+    pub text: RGBColor,
+    /// Axes.
+    pub axis: RGBColor,
+    /// Grid lines.
+    pub grid: RGBColor,
+    /// The flat roof at the peak.
+    pub roof: RGBColor,
+    /// The first and second bandwidth lines.
+    pub lines: [RGBColor; 2],
+    /// The current operation's marker.
+    pub marker: RGBColor,
+    /// Fills of the bandwidth-bound, in-between and compute-bound regions.
+    pub regions: [RGBColor; 3],
+    /// Opacity of the region fills.
+    pub region_alpha: f64,
+}
+
+impl Theme {
+    /// Dark text on white.
+    pub fn light() -> Theme {
+        Theme {
+            background: RGBColor(255, 255, 255),
+            text: RGBColor(31, 35, 40),
+            axis: RGBColor(87, 96, 106),
+            grid: RGBColor(226, 230, 234),
+            roof: RGBColor(87, 96, 106),
+            lines: [RGBColor(9, 105, 218), RGBColor(191, 72, 0)],
+            marker: RGBColor(130, 80, 223),
+            regions: [
+                RGBColor(255, 129, 130),
+                RGBColor(250, 200, 80),
+                RGBColor(74, 194, 107),
+            ],
+            region_alpha: 0.12,
+        }
+    }
+
+    /// Light text on a dark background.
+    pub fn dark() -> Theme {
+        Theme {
+            background: RGBColor(22, 27, 34),
+            text: RGBColor(230, 237, 243),
+            axis: RGBColor(139, 148, 158),
+            grid: RGBColor(48, 54, 61),
+            roof: RGBColor(139, 148, 158),
+            lines: [RGBColor(88, 166, 255), RGBColor(255, 166, 87)],
+            marker: RGBColor(210, 168, 255),
+            regions: [
+                RGBColor(248, 81, 73),
+                RGBColor(210, 153, 34),
+                RGBColor(63, 185, 80),
+            ],
+            region_alpha: 0.16,
+        }
+    }
+}

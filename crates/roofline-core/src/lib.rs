@@ -1,0 +1,29 @@
+//! # roofline-core
+//!
+//! The roofline model of Part 1 of *How To Scale Your Model* ("All About
+//! Rooflines"), as pure Rust with no web dependency. Everything Roofline Lab
+//! shows is computed here; the browser shell only renders the strings and
+//! numbers this crate hands it.
+//!
+//! *Invariant:* no function in this crate panics on user input; fallible
+//! operations return [`Result`] with an error that names the offending field.
+
+pub mod analysis;
+pub mod dtype;
+pub mod error;
+pub mod format;
+pub mod hardware;
+pub mod network;
+pub mod op;
+pub mod report;
+pub mod roofline;
+pub mod sweep;
+
+pub use analysis::{analyze, critical_size, Analysis, Approx, CriticalSize, Regime, Scenario};
+pub use dtype::DType;
+pub use error::CoreError;
+pub use hardware::{Chip, Family, LevelKind, MemLevel, Peak};
+pub use network::{network, NetworkAnalysis};
+pub use op::{Counts, OpKind, Operand, Operation, ParseError, Shortcut, Sizes};
+pub use report::{ResultRow, Step};
+pub use sweep::Sweep;

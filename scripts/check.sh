@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Sets up whatever is missing, then runs every check Roofline Lab has:
+# formatting, clippy (host and wasm32), native tests, wasm tests in headless
+# Chromium, the release build, its size budget and the end-to-end tests.
+# CI runs exactly this (.ci/run).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
+export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
+
+step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+
+step "cargo fmt --check"
+cargo fmt --all --check
+
+step "clippy (host, all targets)"
+cargo clippy --workspace --all-targets --locked -- -D warnings
+
+step "clippy (wasm32)"
+cargo clippy --workspace --target wasm32-unknown-unknown --locked -- -D warnings
+
+step "native tests"
+cargo test --workspace --locked
+
+step "wasm tests in headless Chromium"
+CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+CHROMEDRIVER=/usr/bin/chromedriver \
+WASM_BINDGEN_TEST_TIMEOUT=120 \
+  cargo test --target wasm32-unknown-unknown -p roofline-lab --test wasm_canvas --locked
+
+step "release build (trunk, wasm-opt -Oz)"
+trunk build --release
+
+step "size budget"
+node tests/size-budget.mjs dist
+
+step "end-to-end tests (playwright-core + Debian Chromium)"
+node --test --test-concurrency=1 tests/e2e/

@@ -1,0 +1,11 @@
+//! Roofline Lab: mounts the app. Everything else lives in [`app`] and the
+//! components; every number comes from `roofline-core`.
+
+mod app;
+mod canvas;
+mod components;
+
+fn main() {
+    console_error_panic_hook::set_once();
+    leptos::mount::mount_to_body(app::App);
+}

@@ -1,0 +1,127 @@
+// Shared end-to-end harness: serves dist/ on a free loopback port, launches
+// Debian's Chromium through playwright-core, and records every console error
+// and uncaught page error so each test can fail on them.
+import http from 'node:http';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const root = path.resolve(here, '..', '..');
+export const artifacts = path.join(root, 'tests', 'artifacts');
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.json': 'application/json',
+};
+
+/** Serves `dir` (default dist/) on 127.0.0.1 at a free port. */
+export async function startServer(dir = path.join(root, 'dist')) {
+  if (!fs.existsSync(path.join(dir, 'index.html'))) {
+    throw new Error(`${dir}/index.html is missing: run the release build first (trunk build --release)`);
+  }
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url, 'http://127.0.0.1');
+    let file = path.normalize(path.join(dir, decodeURIComponent(url.pathname)));
+    if (!file.startsWith(dir)) {
+      res.writeHead(403).end();
+      return;
+    }
+    if (fs.existsSync(file) && fs.statSync(file).isDirectory()) file = path.join(file, 'index.html');
+    fs.readFile(file, (err, body) => {
+      if (err) {
+        res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+        return;
+      }
+      res.writeHead(200, {
+        'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream',
+        'cache-control': 'no-store',
+      });
+      res.end(body);
+    });
+  });
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const { port } = server.address();
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    close: () => new Promise((resolve) => { server.closeAllConnections?.(); server.close(() => resolve()); }),
+  };
+}
+
+/** Launches headless Debian Chromium with flags that keep it off the network. */
+export async function launchBrowser() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    args: [
+      '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+      '--disable-dev-shm-usage',
+    ],
+  });
+}
+
+/**
+ * Opens `url` in a fresh context and records problems: console errors,
+ * uncaught exceptions and dialogs (a dialog means script ran that should not).
+ */
+export async function openPage(browser, url, options = {}) {
+  const context = await browser.newContext({
+    viewport: options.viewport ?? { width: 1280, height: 900 },
+    deviceScaleFactor: options.deviceScaleFactor ?? 1,
+    colorScheme: options.colorScheme ?? 'light',
+  });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`);
+  });
+  page.on('pageerror', (err) => problems.push(`uncaught: ${err.message}`));
+  page.on('dialog', async (d) => { problems.push(`dialog opened: ${d.message()}`); await d.dismiss(); });
+  page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`));
+  await page.goto(url, { waitUntil: 'load' });
+  return { page, context, problems };
+}
+
+/** Waits until the canvas `testid` has drawn more than `after` times; returns the count. */
+export async function waitForDraw(page, testid, after = 0) {
+  const sel = `[data-testid="${testid}"]`;
+  await page.waitForFunction(
+    ([s, n]) => Number(document.querySelector(s)?.getAttribute('data-draws') ?? 0) > n,
+    [sel, after],
+    { timeout: 15000 },
+  );
+  return Number(await page.getAttribute(sel, 'data-draws'));
+}
+
+/** Pixel statistics of a canvas: distinct colours and a cheap hash of its pixels. */
+export async function canvasStats(page, testid) {
+  return page.evaluate((s) => {
+    const c = document.querySelector(s);
+    const data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    const colours = new Set();
+    let hash = 2166136261;
+    for (let i = 0; i < data.length; i += 4) {
+      const v = (data[i] << 24) | (data[i + 1] << 16) | (data[i + 2] << 8) | data[i + 3];
+      if (colours.size < 5000) colours.add(v);
+      hash = Math.imul(hash ^ v, 16777619) >>> 0;
+    }
+    return { width: c.width, height: c.height, cssWidth: c.clientWidth, colours: colours.size, hash };
+  }, `[data-testid="${testid}"]`);
+}
+
+/** Saves a screenshot to tests/artifacts/NAME.png (git-ignored). */
+export async function screenshot(page, name) {
+  fs.mkdirSync(artifacts, { recursive: true });
+  const file = path.join(artifacts, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}

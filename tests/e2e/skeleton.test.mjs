@@ -1,0 +1,58 @@
+// The walking skeleton as a user meets it: the page opens with no error,
+// draws its roofline, and redraws when the chip changes.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launchBrowser, openPage, waitForDraw, canvasStats, screenshot } from './harness.mjs';
+
+let server;
+let browser;
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+test('page opens, draws a sharp roofline and follows the chip', async () => {
+  const { page, context, problems } = await openPage(browser, server.url, { deviceScaleFactor: 2 });
+  try {
+    assert.equal(await page.title(), 'Roofline Lab');
+    assert.match(await page.textContent('h1'), /Roofline Lab/);
+    const draws = await waitForDraw(page, 'roofline-canvas');
+    const first = await canvasStats(page, 'roofline-canvas');
+    assert.ok(first.colours > 20, `canvas is drawn (${first.colours} colours)`);
+    assert.equal(first.width, first.cssWidth * 2, 'backing store follows devicePixelRatio');
+    assert.match(await page.textContent('[data-testid="chip-summary"]'), /TPU v5e.*240 FLOPs\/byte/);
+    await screenshot(page, 'skeleton-v5e');
+
+    await page.selectOption('[data-testid="chip-select"]', 'h100');
+    await waitForDraw(page, 'roofline-canvas', draws);
+    const second = await canvasStats(page, 'roofline-canvas');
+    assert.notEqual(second.hash, first.hash, 'the chart changes with the chip');
+    assert.match(await page.textContent('[data-testid="chip-summary"]'), /H100 SXM.*295 FLOPs\/byte/);
+    await screenshot(page, 'skeleton-h100');
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('dark scheme and phone width render without error', async () => {
+  const { page, context, problems } = await openPage(browser, server.url, {
+    colorScheme: 'dark',
+    viewport: { width: 375, height: 800 },
+  });
+  try {
+    await waitForDraw(page, 'roofline-canvas');
+    const stats = await canvasStats(page, 'roofline-canvas');
+    assert.ok(stats.cssWidth <= 375 && stats.colours > 20);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `no horizontal scroll at 375 px (overflow ${overflow}px)`);
+    await screenshot(page, 'skeleton-dark-phone');
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
