@@ -1,50 +1,159 @@
-//! The page: state, and the components laid out.
+//! The page: the calculator's state, the memos that evaluate it through the
+//! core, and the components laid out.
 
 use leptos::prelude::*;
-use roofline_charts::{roofline_for_chip, RooflineChart};
-use roofline_core::{format, hardware::preset, DType, LevelKind};
+use roofline_charts::{batch_for, roofline_for_chip, BatchChart, RooflineChart};
+use roofline_core::calc::{evaluate, CalcInput, CalcView};
+use roofline_core::format;
+use roofline_core::state::{AppState, ChartScale};
+use roofline_core::url::{decode, encode, Decoded};
 
-use crate::components::chip_picker::ChipPicker;
+use crate::components::batch_chart::BatchChartView;
+use crate::components::chip_panel::ChipPanel;
+use crate::components::compare_table::CompareTable;
+use crate::components::derivation::Derivation;
+use crate::components::levels_panel::LevelsPanel;
+use crate::components::link_bar::LinkBar;
+use crate::components::op_panel::OpPanel;
+use crate::components::results::Results;
 use crate::components::roofline_chart::RooflineChartView;
+use crate::link;
 
 /// The whole app.
 #[component]
 pub fn App() -> impl IntoView {
-    let (chip_id, set_chip_id) = signal("v5e".to_string());
-    let chip = Memo::new(move |_| preset(&chip_id.get()).ok_or_else(|| "unknown chip".to_string()));
-    let spec = Memo::new(move |_| -> Result<RooflineChart, String> {
-        let chip = chip.get()?;
-        roofline_for_chip(&chip, DType::Bf16, &[LevelKind::Hbm], None).map_err(|e| e.to_string())
+    // The address is the state: read it once at start.
+    let Decoded {
+        state: start,
+        notices: start_notices,
+    } = decode(&link::current_query());
+    let input = RwSignal::new(CalcInput::from_state(&start.calc));
+    let pairs = RwSignal::new(start.calc.pairs.clone());
+    let batch_log = RwSignal::new(start.calc.batch_scale == ChartScale::Log);
+    let page = RwSignal::new(start.view);
+    let quiz = RwSignal::new(start.quiz.clone());
+    let notices = RwSignal::new(start_notices);
+    let epoch = RwSignal::new(0u32);
+
+    let view = Memo::new(move |_| input.with(evaluate));
+    // The last evaluation that produced results: shown while a field is invalid.
+    let results = Memo::new(move |prev: Option<&CalcView>| {
+        let v = view.get();
+        match (v.analysis.is_some(), prev) {
+            (false, Some(p)) => p.clone(),
+            _ => v,
+        }
     });
-    let summary = move || {
-        chip.get()
-            .and_then(|c| {
-                let ci = c
-                    .critical_intensity(DType::Bf16, LevelKind::Hbm)
-                    .map_err(|e| e.to_string())?;
-                Ok(format!(
-                    "{}: bf16 peak {}, HBM {}, critical intensity {}",
-                    c.name,
-                    format::flops_rate(c.peak(DType::Bf16).map_err(|e| e.to_string())?),
-                    format::bandwidth(c.bandwidth(LevelKind::Hbm).map_err(|e| e.to_string())?),
-                    format::intensity(ci)
-                ))
-            })
-            .unwrap_or_else(|e| e)
-    };
+    let stale = Signal::derive(move || view.with(|v| v.analysis.is_none()));
+
+    // The state of what is on screen (the last valid calculator state).
+    let app_state = Memo::new(move |prev: Option<&AppState>| {
+        let scale = if batch_log.get() {
+            ChartScale::Log
+        } else {
+            ChartScale::Linear
+        };
+        let calc = input.with(|i| pairs.with(|p| results.with(|v| v.to_state(i, p, scale))));
+        let calc = calc
+            .or_else(|| prev.map(|p| p.calc.clone()))
+            .unwrap_or_default();
+        AppState {
+            view: page.get(),
+            calc,
+            quiz: quiz.get(),
+        }
+    });
+    // Write it to the address: typing replaces the entry; a change more than
+    // 1.5 s after the last new entry makes a new one (back / forward).
+    let last_push = StoredValue::new(f64::NEG_INFINITY);
+    let restoring = StoredValue::new(false);
+    Effect::new(move |_| {
+        let q = app_state.with(encode);
+        if q == link::current_query() {
+            return;
+        }
+        let now = link::now_ms();
+        let push = !restoring.get_value() && now - last_push.get_value() > 1500.0;
+        if push {
+            last_push.set_value(now);
+        }
+        restoring.set_value(false);
+        link::write_query(&q, push);
+    });
+    // Back / forward: load the state of that entry.
+    let _ = leptos::prelude::window_event_listener(leptos::ev::popstate, move |_| {
+        let d = decode(&link::current_query());
+        restoring.set_value(true);
+        input.set(CalcInput::from_state(&d.state.calc));
+        pairs.set(d.state.calc.pairs.clone());
+        batch_log.set(d.state.calc.batch_scale == ChartScale::Log);
+        page.set(d.state.view);
+        quiz.set(d.state.quiz.clone());
+        notices.set(d.notices);
+        epoch.update(|e| *e += 1);
+    });
+
+    let roofline = Memo::new(move |_| -> Result<RooflineChart, String> {
+        results.with(|v| {
+            let (Some(s), Some(a)) = (&v.scenario, &v.analysis) else {
+                return Err(v
+                    .error
+                    .clone()
+                    .unwrap_or_else(|| "Nothing to draw yet.".to_string()));
+            };
+            let mut levels = vec![v.level1];
+            levels.extend(v.level2);
+            let marker = Some((
+                format!("this operation: {}", format::intensity(a.intensity)),
+                a.intensity,
+            ));
+            roofline_for_chip(&s.chip, a.compute_dtype, &levels, marker).map_err(|e| e.to_string())
+        })
+    });
+    let batch = Memo::new(move |_| -> Result<BatchChart, String> {
+        let log = batch_log.get();
+        let pairs = pairs.get();
+        results.with(|v| {
+            let Some(s) = &v.scenario else {
+                return Err("Nothing to draw yet.".to_string());
+            };
+            let dim = v
+                .analysis
+                .as_ref()
+                .and_then(|a| a.small_dim.clone())
+                .unwrap_or_else(|| "B".to_string());
+            batch_for(s, &dim, &pairs, log).map_err(|e| e.to_string())
+        })
+    });
+
     view! {
         <header class="top">
             <h1>"Roofline Lab"</h1>
             <p class="tagline">"The roofline model of “All About Rooflines”, computed in your browser."</p>
         </header>
+        <LinkBar notices=notices />
         <main class="layout">
-            <section class="panel inputs" aria-label="Inputs">
-                <ChipPicker chip_id=chip_id on_pick=set_chip_id />
-                <p data-testid="chip-summary">{summary}</p>
-            </section>
-            <section class="panel charts" aria-label="Charts">
-                <RooflineChartView spec=spec />
-            </section>
+            <div class="inputs">
+                <form class="panel" aria-label="Inputs" on:submit=|ev| ev.prevent_default()>
+                    <ChipPanel input=input view=view epoch=epoch />
+                    <OpPanel input=input view=view epoch=epoch />
+                    <LevelsPanel input=input view=view epoch=epoch />
+                </form>
+            </div>
+            <div class="outputs">
+                <Results results=results stale=stale />
+                <section class="panel charts" aria-label="Charts">
+                    <RooflineChartView spec=roofline />
+                    <BatchChartView spec=batch pairs=pairs log=batch_log />
+                </section>
+                <Derivation results=results />
+                <CompareTable input=input />
+            </div>
         </main>
+        <footer class="foot">
+            <p>
+                "Numbers come from the chapter’s model and each preset’s source (open “Edit the chip’s numbers”). Peaks are dense: sparse figures are shown but never used."
+            </p>
+        </footer>
     }
 }

@@ -4,6 +4,8 @@
 mod app;
 mod canvas;
 mod components;
+mod download;
+mod link;
 
 fn main() {
     console_error_panic_hook::set_once();

@@ -1,4 +1,12 @@
 //! The page's components, one per file.
 
-pub mod chip_picker;
+pub mod batch_chart;
+pub mod chip_panel;
+pub mod compare_table;
+pub mod derivation;
+pub mod field;
+pub mod levels_panel;
+pub mod link_bar;
+pub mod op_panel;
+pub mod results;
 pub mod roofline_chart;

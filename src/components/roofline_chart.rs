@@ -1,13 +1,15 @@
-//! The roofline chart on a canvas.
+//! The roofline chart on a canvas, with a hover readout and export.
 
 use leptos::html::Canvas;
 use leptos::prelude::*;
-use roofline_charts::{draw_roofline, RooflineChart};
+use roofline_charts::{draw_roofline, to_svg, PlotFrame, RooflineChart, Theme};
 
 use crate::canvas::{draw_on, theme};
+use crate::download::{data_url, download};
 
 /// A log-log roofline chart drawn with plotters on a `<canvas>`; redraws
-/// whenever `spec` changes.
+/// whenever `spec` changes. Hovering shows the attained throughput under
+/// each line; buttons export PNG and SVG.
 #[component]
 pub fn RooflineChartView(
     /// What to draw; `Err` holds a message shown instead of the chart.
@@ -15,6 +17,8 @@ pub fn RooflineChartView(
 ) -> impl IntoView {
     let canvas_ref = NodeRef::<Canvas>::new();
     let (error, set_error) = signal(None::<String>);
+    let frame = StoredValue::new(None::<(PlotFrame, f64)>);
+    let (readout, set_readout) = signal(String::new());
     Effect::new(move |_| {
         let spec = spec.get();
         let Some(canvas) = canvas_ref.get() else {
@@ -22,24 +26,64 @@ pub fn RooflineChartView(
         };
         let result = spec.and_then(|spec| {
             let theme = theme();
-            draw_on(&canvas, "roofline", |root, dpr| {
+            let mut dpr_used = 1.0;
+            let f = draw_on(&canvas, "roofline", |root, dpr| {
+                dpr_used = dpr;
                 draw_roofline(root, &spec, &theme, dpr)
-            })
+            })?;
+            frame.set_value(Some((f, dpr_used)));
+            Ok(())
         });
         set_error.set(result.err());
     });
+    let on_move = move |ev: leptos::ev::MouseEvent| {
+        let text = frame
+            .get_value()
+            .and_then(|(f, dpr)| f.x_at(ev.offset_x() as f64 * dpr))
+            .and_then(|x| spec.with_untracked(|s| s.as_ref().ok().map(|s| s.readout(x))))
+            .unwrap_or_default();
+        set_readout.set(text);
+    };
+    let export_png = move |_| {
+        if let Some(c) = canvas_ref.get_untracked() {
+            if let Ok(url) = c.to_data_url_with_type("image/png") {
+                let _ = download("roofline.png", &url);
+            }
+        }
+    };
+    let export_svg = move |_| {
+        if let Ok(spec) = spec.get_untracked() {
+            let svg = to_svg(960, 600, |root| {
+                draw_roofline(root, &spec, &Theme::light(), 1.0).map(|_| ())
+            });
+            match svg {
+                Ok(svg) => {
+                    let _ = download("roofline.svg", &data_url("image/svg+xml", &svg));
+                }
+                Err(e) => set_error.set(Some(e)),
+            }
+        }
+    };
     view! {
         <figure class="chart">
+            <figcaption>"Roofline: attained throughput against arithmetic intensity (log-log)"</figcaption>
             <canvas
                 node_ref=canvas_ref
                 data-testid="roofline-canvas"
                 class="chart-canvas"
                 role="img"
-                aria-label="Roofline chart: attained FLOP/s against arithmetic intensity, log-log"
+                aria-label="Roofline chart: the flat roof at peak FLOP/s and one line per bandwidth, bending into the roof at its critical intensity"
+                on:mousemove=on_move
+                on:mouseleave=move |_| set_readout.set(String::new())
             ></canvas>
+            <p class="readout" data-testid="roofline-readout" aria-live="polite">{readout}</p>
             <Show when=move || error.get().is_some()>
                 <p class="error" role="alert">{move || error.get().unwrap_or_default()}</p>
             </Show>
+            <div class="actions">
+                <button type="button" data-testid="roofline-png" on:click=export_png>"Save PNG"</button>
+                <button type="button" data-testid="roofline-svg" on:click=export_svg>"Save SVG"</button>
+            </div>
         </figure>
     }
 }

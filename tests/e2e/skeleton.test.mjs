@@ -24,14 +24,14 @@ test('page opens, draws a sharp roofline and follows the chip', async () => {
     const first = await canvasStats(page, 'roofline-canvas');
     assert.ok(first.colours > 20, `canvas is drawn (${first.colours} colours)`);
     assert.equal(first.width, first.cssWidth * 2, 'backing store follows devicePixelRatio');
-    assert.match(await page.textContent('[data-testid="chip-summary"]'), /TPU v5e.*240 FLOPs\/byte/);
+    assert.match(await page.textContent('[data-testid="result-critical-intensity"]'), /^240 FLOPs\/byte$/);
     await screenshot(page, 'skeleton-v5e');
 
     await page.selectOption('[data-testid="chip-select"]', 'h100');
     await waitForDraw(page, 'roofline-canvas', draws);
     const second = await canvasStats(page, 'roofline-canvas');
     assert.notEqual(second.hash, first.hash, 'the chart changes with the chip');
-    assert.match(await page.textContent('[data-testid="chip-summary"]'), /H100 SXM.*295 FLOPs\/byte/);
+    assert.match(await page.textContent('[data-testid="result-critical-intensity"]'), /^295 FLOPs\/byte$/);
     await screenshot(page, 'skeleton-h100');
     assert.deepEqual(problems, []);
   } finally {

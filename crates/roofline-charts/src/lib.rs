@@ -8,10 +8,12 @@
 //! *Invariant:* the charts format no number themselves: every label comes
 //! from `roofline_core::format` or from the chart spec.
 
+pub mod batch;
 pub mod roofline;
 pub mod spec;
 pub mod theme;
 
+pub use batch::{batch_csv, batch_for, draw_batch, BatchChart, BatchSeries};
 pub use plotters::prelude::DrawingBackend;
 pub use roofline::{draw_roofline, BandwidthLine, OpMarker, PlotFrame, RooflineChart};
 pub use spec::roofline_for_chip;

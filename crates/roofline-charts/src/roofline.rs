@@ -210,7 +210,7 @@ pub fn draw_roofline<DB: DrawingBackend>(
         .label(line.label.clone())
         .legend(move |(x, y)| {
             PathElement::new(
-                vec![(x, y), (x + px(18.0), y)],
+                vec![(x - px(9.0), y), (x + px(9.0), y)],
                 ShapeStyle::from(color).stroke_width(px(2.5) as u32),
             )
         });
@@ -277,11 +277,18 @@ pub fn draw_roofline<DB: DrawingBackend>(
                     ))
                     .map_err(err)?;
             }
+            // Label near the top, on whichever side of the line has room.
+            let t = (m.intensity.log10() - xlo.log10()) / (xhi.log10() - xlo.log10());
+            let (x, h) = if t < 0.6 {
+                (m.intensity * 1.08, HPos::Left)
+            } else {
+                (m.intensity / 1.08, HPos::Right)
+            };
             ctx.plotting_area()
                 .draw(&Text::new(
                     m.label.clone(),
-                    (m.intensity * 1.08, ylo * 1.6),
-                    text_style(12.0, theme.marker).pos(Pos::new(HPos::Left, VPos::Bottom)),
+                    (x, yhi / 1.15),
+                    text_style(12.0, theme.marker).pos(Pos::new(h, VPos::Top)),
                 ))
                 .map_err(err)?;
         }
@@ -290,6 +297,7 @@ pub fn draw_roofline<DB: DrawingBackend>(
     ctx.configure_series_labels()
         .position(SeriesLabelPosition::LowerRight)
         .margin(px(8.0))
+        .legend_area_size(px(26.0))
         .label_font(text_style(12.0, theme.text))
         .background_style(theme.background.mix(0.9))
         .border_style(theme.grid)
@@ -305,4 +313,33 @@ pub fn draw_roofline<DB: DrawingBackend>(
         x_range: (xlo, xhi),
         y_range: (ylo, yhi),
     })
+}
+
+impl RooflineChart {
+    /// The hover readout at `intensity`: the attained throughput under each
+    /// bandwidth line and which ceiling binds there.
+    pub fn readout(&self, intensity: f64) -> String {
+        if !(intensity.is_finite() && intensity > 0.0) {
+            return String::new();
+        }
+        let mut parts = vec![format!("Intensity {}", format::intensity(intensity))];
+        for line in &self.lines {
+            let y = attained(self.peak, line.bandwidth, intensity);
+            let which = if intensity < line.critical {
+                format!("{} bandwidth binds", line_name(&line.label))
+            } else {
+                "peak compute binds".to_string()
+            };
+            parts.push(format!(
+                "{}: {} ({which})",
+                line_name(&line.label),
+                format::flops_rate(y)
+            ));
+        }
+        parts.join(" · ")
+    }
+}
+
+fn line_name(label: &str) -> &str {
+    label.split(' ').next().unwrap_or(label)
 }

@@ -9,15 +9,21 @@
 //! operations return [`Result`] with an error that names the offending field.
 
 pub mod analysis;
+pub mod calc;
+pub mod compare;
 pub mod dtype;
 pub mod error;
 pub mod format;
 pub mod hardware;
+pub mod input;
 pub mod network;
 pub mod op;
+pub mod quiz;
 pub mod report;
 pub mod roofline;
+pub mod state;
 pub mod sweep;
+pub mod url;
 
 pub use analysis::{analyze, critical_size, Analysis, Approx, CriticalSize, Regime, Scenario};
 pub use dtype::DType;
@@ -25,5 +31,8 @@ pub use error::CoreError;
 pub use hardware::{Chip, Family, LevelKind, MemLevel, Peak};
 pub use network::{network, NetworkAnalysis};
 pub use op::{Counts, OpKind, Operand, Operation, ParseError, Shortcut, Sizes};
+pub use quiz::{check, AnswerKind, CalcSetup, Expected, Part, Question, Unit, Verdict};
 pub use report::{ResultRow, Step};
+pub use state::{AppState, CalcState, ChartScale, QuizState, View};
 pub use sweep::Sweep;
+pub use url::{decode, encode, Decoded, Notice};

@@ -1,0 +1,373 @@
+//! The batch-size chart (practice question 3): attained FLOPs/s against one
+//! dimension for several (D, F) pairs, with exact bytes and each curve's
+//! crossover marked.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+use roofline_core::analysis::{CriticalSize, Scenario};
+use roofline_core::sweep::{lin_space, log_space, Sweep};
+use roofline_core::{format, CoreError};
+
+use crate::{PlotFrame, Theme};
+
+/// One curve of the batch chart.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BatchSeries {
+    /// Legend label, for example "D = F = 4096".
+    pub label: String,
+    /// (size, attained FLOPs/s) points.
+    pub points: Vec<(f64, f64)>,
+    /// Where the curve reaches the roof, if it does.
+    pub crossover: Option<f64>,
+    /// The crossover as text ("B > 136" or "never compute-bound").
+    pub crossover_text: String,
+}
+
+/// Everything the batch chart shows; all text already formatted.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BatchChart {
+    /// The swept dimension's name (usually B).
+    pub dim: String,
+    /// Peak FLOPs/s (the roof).
+    pub peak: f64,
+    /// Label of the roof.
+    pub peak_label: String,
+    /// The curves.
+    pub series: Vec<BatchSeries>,
+    /// Range of the swept dimension.
+    pub x_range: (f64, f64),
+    /// Log axes (true) or linear axes (false).
+    pub log: bool,
+}
+
+/// The most curves the chart draws (colours cycle beyond the theme's).
+pub const MAX_SERIES: usize = 8;
+
+/// Builds the batch chart of `base` swept along `dim`, once per `(a, b)`
+/// pair, where the pair sets the operation's first two dimensions other
+/// than `dim` (D and F for the chapter's matmuls).
+pub fn batch_for(
+    base: &Scenario,
+    dim: &str,
+    pairs: &[(f64, f64)],
+    log: bool,
+) -> Result<BatchChart, CoreError> {
+    if !base.op.has_dim(dim) {
+        return Err(CoreError::Invalid(format!(
+            "the operation has no dimension {dim} to sweep"
+        )));
+    }
+    let others: Vec<String> = base.op.dims().into_iter().filter(|d| d != dim).collect();
+    let mut sweeps = Vec::new();
+    for &(a, b) in pairs.iter().take(MAX_SERIES) {
+        let mut s = base.clone();
+        let mut label = Vec::new();
+        for (name, v) in others.iter().zip([a, b]) {
+            s.sizes.insert(name.clone(), v);
+            label.push((name.clone(), v));
+        }
+        let label = match label.as_slice() {
+            [(n1, v1), (n2, v2)] if v1 == v2 => format!("{n1} = {n2} = {}", format::sig(*v1, 6)),
+            parts => parts
+                .iter()
+                .map(|(n, v)| format!("{n} = {}", format::sig(*v, 6)))
+                .collect::<Vec<_>>()
+                .join(", "),
+        };
+        let sweep = Sweep::new(&s, dim)?;
+        sweeps.push((label, sweep));
+    }
+    let peak = base.chip.peak(base.resolved_dtype())?;
+    let mut hi: f64 = 1024.0;
+    let mut crossings = Vec::new();
+    for (_, sw) in &sweeps {
+        let c = sw.critical()?;
+        if let CriticalSize::At { size, .. } = c {
+            hi = hi.max(size * 8.0);
+        }
+        crossings.push(c);
+    }
+    let hi = if log {
+        10f64.powf(hi.log10().ceil()).min(1e12)
+    } else {
+        let step = 10f64.powf(hi.log10().floor());
+        ((hi / 2.0 / step).ceil() * step).min(1e12)
+    };
+    let x_range = (1.0, hi);
+    let xs = if log {
+        log_space(1.0, hi, 400)
+    } else {
+        lin_space(1.0, hi, 400)
+    };
+    let series = sweeps
+        .into_iter()
+        .zip(crossings)
+        .map(|((label, sw), c)| {
+            let mut pts = sw.points(&xs);
+            let crossover = match c {
+                CriticalSize::At {
+                    size,
+                    compute_bound_above: true,
+                } => Some(size),
+                _ => None,
+            };
+            if let Some(x) = crossover.filter(|x| *x > 1.0 && *x < hi) {
+                // Put the bend exactly on the curve.
+                let at = pts.partition_point(|p| p.0 < x);
+                pts.insert(at, (x, sw.attained_at(x)));
+            }
+            BatchSeries {
+                label,
+                points: pts,
+                crossover,
+                crossover_text: roofline_core::report::critical_text(dim, &c),
+            }
+        })
+        .collect();
+    Ok(BatchChart {
+        dim: dim.to_string(),
+        peak,
+        peak_label: format!("peak {}", format::flops_rate(peak)),
+        series,
+        x_range,
+        log,
+    })
+}
+
+/// The sweep as CSV: one row per size, one column per curve (FLOP/s).
+pub fn batch_csv(chart: &BatchChart) -> String {
+    let mut out = String::from(&chart.dim);
+    for s in &chart.series {
+        out.push_str(&format!(
+            ",\"attained FLOP/s ({})\"",
+            s.label.replace('"', "'")
+        ));
+    }
+    out.push('\n');
+    let n = chart
+        .series
+        .iter()
+        .map(|s| s.points.len())
+        .max()
+        .unwrap_or(0);
+    for i in 0..n {
+        let x = chart
+            .series
+            .iter()
+            .find_map(|s| s.points.get(i).map(|p| p.0));
+        let Some(x) = x else { continue };
+        out.push_str(&format!("{x}"));
+        for s in &chart.series {
+            match s.points.get(i) {
+                Some(p) => out.push_str(&format!(",{}", p.1)),
+                None => out.push(','),
+            }
+        }
+        out.push('\n');
+    }
+    out
+}
+
+fn err<E: std::fmt::Display>(e: E) -> String {
+    e.to_string()
+}
+
+fn series_color(theme: &Theme, i: usize) -> RGBColor {
+    const EXTRA: [RGBColor; 6] = [
+        RGBColor(26, 127, 55),
+        RGBColor(130, 80, 223),
+        RGBColor(191, 57, 137),
+        RGBColor(17, 138, 178),
+        RGBColor(154, 103, 0),
+        RGBColor(110, 119, 129),
+    ];
+    match i {
+        0 | 1 => theme.lines[i],
+        _ => EXTRA[(i - 2) % EXTRA.len()],
+    }
+}
+
+/// Draws `chart` on `area`; `scale` multiplies fonts and line widths.
+pub fn draw_batch<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    chart: &BatchChart,
+    theme: &Theme,
+    scale: f64,
+) -> Result<PlotFrame, String> {
+    area.fill(&theme.background).map_err(err)?;
+    let (xlo, xhi) = chart.x_range;
+    if !(xlo > 0.0 && xhi > xlo && chart.peak > 0.0 && xhi.is_finite()) {
+        return Err("the chart has no valid range".to_string());
+    }
+    let px = |v: f64| (v * scale).round() as i32;
+    let text_style = |size: f64, c: RGBColor| TextStyle {
+        color: c.to_backend_color(),
+        ..TextStyle::from(("sans-serif", size * scale).into_font())
+    };
+    let ymin = chart
+        .series
+        .iter()
+        .flat_map(|s| s.points.first().map(|p| p.1))
+        .fold(chart.peak, f64::min);
+    let x_desc = format!("{} (size of the swept dimension)", chart.dim);
+    let y_desc = "Attained throughput (FLOP/s)";
+    let frame = if chart.log {
+        let ylo = 10f64.powf(ymin.log10().floor());
+        let yhi = 10f64.powf((chart.peak.log10() + 0.35).ceil());
+        let decades = |lo: f64, hi: f64| -> Vec<f64> {
+            (lo.log10().ceil() as i32..=hi.log10().floor() as i32)
+                .map(|e| 10f64.powi(e))
+                .collect()
+        };
+        let mut ctx = ChartBuilder::on(area)
+            .margin_top(px(12.0))
+            .margin_right(px(20.0))
+            .margin_left(px(8.0))
+            .margin_bottom(px(6.0))
+            .x_label_area_size(px(44.0))
+            .y_label_area_size(px(64.0))
+            .build_cartesian_2d(
+                (xlo..xhi).log_scale().with_key_points(decades(xlo, xhi)),
+                (ylo..yhi).log_scale().with_key_points(decades(ylo, yhi)),
+            )
+            .map_err(err)?;
+        let fmt = |v: &f64| format::log_tick(*v);
+        ctx.configure_mesh()
+            .x_desc(x_desc)
+            .y_desc(y_desc)
+            .x_label_formatter(&fmt)
+            .y_label_formatter(&fmt)
+            .label_style(text_style(12.0, theme.text))
+            .axis_desc_style(text_style(13.0, theme.text))
+            .axis_style(theme.axis)
+            .bold_line_style(theme.grid)
+            .light_line_style(theme.background)
+            .draw()
+            .map_err(err)?;
+        draw_curves(&mut ctx, chart, theme, scale, ylo)?;
+        let (xr, yr) = ctx.plotting_area().get_pixel_range();
+        PlotFrame {
+            x_px: (xr.start, xr.end),
+            y_px: (yr.start, yr.end),
+            x_range: (xlo, xhi),
+            y_range: (ylo, yhi),
+        }
+    } else {
+        let yhi = chart.peak * 1.15;
+        let mut ctx = ChartBuilder::on(area)
+            .margin_top(px(12.0))
+            .margin_right(px(20.0))
+            .margin_left(px(8.0))
+            .margin_bottom(px(6.0))
+            .x_label_area_size(px(44.0))
+            .y_label_area_size(px(64.0))
+            .build_cartesian_2d(0.0..xhi, 0.0..yhi)
+            .map_err(err)?;
+        let xfmt = |v: &f64| format::sig(*v, 4);
+        let yfmt = |v: &f64| {
+            if *v == 0.0 {
+                "0".to_string()
+            } else {
+                format::sci(*v)
+            }
+        };
+        ctx.configure_mesh()
+            .x_desc(x_desc)
+            .y_desc(y_desc)
+            .x_label_formatter(&xfmt)
+            .y_label_formatter(&yfmt)
+            .x_labels(6)
+            .y_labels(6)
+            .label_style(text_style(12.0, theme.text))
+            .axis_desc_style(text_style(13.0, theme.text))
+            .axis_style(theme.axis)
+            .bold_line_style(theme.grid)
+            .light_line_style(theme.background)
+            .draw()
+            .map_err(err)?;
+        draw_curves(&mut ctx, chart, theme, scale, 0.0)?;
+        let (xr, yr) = ctx.plotting_area().get_pixel_range();
+        PlotFrame {
+            x_px: (xr.start, xr.end),
+            y_px: (yr.start, yr.end),
+            x_range: (0.0, xhi),
+            y_range: (0.0, yhi),
+        }
+    };
+    area.present().map_err(err)?;
+    Ok(frame)
+}
+
+fn draw_curves<'a, DB, X, Y>(
+    ctx: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
+    chart: &BatchChart,
+    theme: &Theme,
+    scale: f64,
+    ylo: f64,
+) -> Result<(), String>
+where
+    DB: DrawingBackend + 'a,
+    X: Ranged<ValueType = f64>,
+    Y: Ranged<ValueType = f64>,
+{
+    let px = move |v: f64| (v * scale).round() as i32;
+    let text_style = |size: f64, c: RGBColor| TextStyle {
+        color: c.to_backend_color(),
+        ..TextStyle::from(("sans-serif", size * scale).into_font())
+    };
+    let (xlo, xhi) = chart.x_range;
+    ctx.draw_series(LineSeries::new(
+        [(xlo, chart.peak), (xhi, chart.peak)],
+        ShapeStyle::from(theme.roof).stroke_width(px(1.0).max(1) as u32),
+    ))
+    .map_err(err)?;
+    ctx.plotting_area()
+        .draw(&Text::new(
+            chart.peak_label.clone(),
+            (xlo, chart.peak),
+            text_style(12.0, theme.text).pos(Pos::new(HPos::Left, VPos::Bottom)),
+        ))
+        .map_err(err)?;
+    for (i, s) in chart.series.iter().enumerate() {
+        let color = series_color(theme, i);
+        ctx.draw_series(LineSeries::new(
+            s.points.iter().copied(),
+            ShapeStyle::from(color).stroke_width(px(2.5) as u32),
+        ))
+        .map_err(err)?
+        .label(format!("{} ({})", s.label, s.crossover_text))
+        .legend(move |(x, y)| {
+            PathElement::new(
+                vec![(x - px(9.0), y), (x + px(9.0), y)],
+                ShapeStyle::from(color).stroke_width(px(2.5) as u32),
+            )
+        });
+        if let Some(x) = s.crossover.filter(|x| *x >= xlo && *x <= xhi) {
+            ctx.draw_series(std::iter::once(Circle::new(
+                (x, chart.peak),
+                px(5.0),
+                color.filled(),
+            )))
+            .map_err(err)?;
+            ctx.draw_series(DashedLineSeries::new(
+                [(x, ylo), (x, chart.peak)],
+                px(4.0),
+                px(4.0),
+                ShapeStyle::from(color).stroke_width(px(1.0).max(1) as u32),
+            ))
+            .map_err(err)?;
+        }
+    }
+    ctx.configure_series_labels()
+        .position(SeriesLabelPosition::LowerRight)
+        .margin(px(8.0))
+        .legend_area_size(px(26.0))
+        .label_font(text_style(12.0, theme.text))
+        .background_style(theme.background.mix(0.9))
+        .border_style(theme.grid)
+        .draw()
+        .map_err(err)?;
+    Ok(())
+}

@@ -1,0 +1,636 @@
+//! The calculator's view model: raw field text in, every string the page
+//! shows out (crux style: the shell only renders this).
+//!
+//! Each field's error is reported next to that field; when anything is
+//! invalid the results are `None` and the page keeps showing the last valid
+//! ones.
+
+use std::collections::BTreeMap;
+
+use crate::analysis::{analyze, critical_size, Analysis, CriticalSize, Scenario};
+use crate::hardware::{preset, Chip};
+use crate::input::parse_positive;
+use crate::network::{network, NetworkAnalysis};
+use crate::op::{Operation, Shortcut, Sizes};
+use crate::report::{self, ResultRow, Step};
+use crate::state::{default_batch_dim, default_size, CalcState, ChartScale, MAX_CHIPS};
+use crate::{format, CoreError, DType, LevelKind};
+
+/// What the user has entered, as text where they type it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CalcInput {
+    /// Preset chip id.
+    pub chip: String,
+    /// Peaks the user typed over the preset's, by data type.
+    pub peak_edits: BTreeMap<DType, String>,
+    /// Bandwidths the user typed over the preset's, by level.
+    pub bw_edits: BTreeMap<LevelKind, String>,
+    /// The operation in the book's notation.
+    pub op_text: String,
+    /// Sizes the user typed, by dimension name (others use defaults).
+    pub size_edits: BTreeMap<String, String>,
+    /// The data type the math runs at; `None` = the widest input.
+    pub compute: Option<DType>,
+    /// First memory level (results and chart line 1).
+    pub level1: LevelKind,
+    /// Second memory level (chart line 2), if any.
+    pub level2: Option<LevelKind>,
+    /// Number of chips the contraction is split over (1 = single chip).
+    pub chips: String,
+    /// The link between chips for the network case.
+    pub link: Option<LevelKind>,
+}
+
+impl Default for CalcInput {
+    fn default() -> Self {
+        CalcInput {
+            chip: "v5e".to_string(),
+            peak_edits: BTreeMap::new(),
+            bw_edits: BTreeMap::new(),
+            op_text: Shortcut::MixedMatmul.notation(),
+            size_edits: BTreeMap::new(),
+            compute: None,
+            level1: LevelKind::Hbm,
+            level2: Some(LevelKind::Vmem),
+            chips: "1".to_string(),
+            link: None,
+        }
+    }
+}
+
+/// One editable field with its current text and, if invalid, its message.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Field {
+    /// Stable id (`size-B`, `peak-bf16`, `bw-hbm`, ...).
+    pub id: String,
+    /// Label shown next to the input.
+    pub label: String,
+    /// The text in the input: the user's, or the default formatted.
+    pub text: String,
+    /// Why the text is not accepted, if it is not.
+    pub error: Option<String>,
+    /// A line under the field (unit, or the number's source).
+    pub note: String,
+}
+
+/// The network roofline's results, formatted.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NetworkView {
+    /// The computation.
+    pub analysis: NetworkAnalysis,
+    /// Rows: per-chip FLOPs, bytes sent, T_math, T_comms, bounds, threshold.
+    pub rows: Vec<ResultRow>,
+    /// The regime sentence.
+    pub regime: String,
+    /// The model's assumptions.
+    pub assumptions: &'static str,
+}
+
+/// Everything the calculator shows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CalcView {
+    /// The chip with the user's edits applied, if they are valid.
+    pub chip: Option<Chip>,
+    /// Peak fields (one per data type the chip lists) and bandwidth fields.
+    pub chip_fields: Vec<Field>,
+    /// Why the notation is not accepted, if it is not.
+    pub op_error: Option<String>,
+    /// The parsed operation, if valid.
+    pub op: Option<Operation>,
+    /// One size field per dimension of the operation.
+    pub size_fields: Vec<Field>,
+    /// Data types the chip can run the math at.
+    pub compute_options: Vec<DType>,
+    /// The data type the math runs at.
+    pub compute: Option<DType>,
+    /// Error about the compute type (for example, no peak for it).
+    pub compute_error: Option<String>,
+    /// Levels the chip has (for the BW1 / BW2 selectors).
+    pub level_options: Vec<LevelKind>,
+    /// The levels in use.
+    pub level1: LevelKind,
+    /// The second level in use, if any.
+    pub level2: Option<LevelKind>,
+    /// Error about the chip count.
+    pub chips_error: Option<String>,
+    /// Links the chip has for the network case.
+    pub link_options: Vec<LevelKind>,
+    /// The scenario, if every field is valid.
+    pub scenario: Option<Scenario>,
+    /// The analysis against level 1.
+    pub analysis: Option<Analysis>,
+    /// Result rows (keys as in [`report::rows`]).
+    pub rows: Vec<ResultRow>,
+    /// The regime key (`compute` / `bandwidth`) and sentence.
+    pub regime: Option<(&'static str, String)>,
+    /// The derivation, step by step.
+    pub derivation: Vec<Step>,
+    /// The critical size of the small dimension, if any.
+    pub critical: Option<(String, CriticalSize)>,
+    /// The network roofline when more than one chip is chosen.
+    pub network: Option<NetworkView>,
+    /// A general error not tied to one field.
+    pub error: Option<String>,
+}
+
+fn apply_edits(input: &CalcInput, fields: &mut Vec<Field>) -> Result<Chip, CoreError> {
+    let mut chip = preset(&input.chip).ok_or_else(|| {
+        CoreError::Invalid(format!(
+            "'{}' is not a preset chip",
+            format::clip(&input.chip, 24)
+        ))
+    })?;
+    let mut ok = true;
+    for p in chip.peaks.clone() {
+        let id = format!("peak-{}", p.dtype);
+        let label = format!("{} peak (FLOP/s)", p.dtype);
+        let (text, error, note) = match input.peak_edits.get(&p.dtype) {
+            Some(t) => match parse_positive(&label, t) {
+                Ok(v) => {
+                    if chip.set_peak(p.dtype, v).is_err() {
+                        ok = false;
+                    }
+                    (t.clone(), None, "set by you".to_string())
+                }
+                Err(e) => {
+                    ok = false;
+                    (t.clone(), Some(e.to_string()), p.source.clone())
+                }
+            },
+            None => {
+                let note = match p.sparse {
+                    Some(s) => format!("dense; {} with sparsity. {}", format::sci(s), p.source),
+                    None => p.source.clone(),
+                };
+                (format::sci(p.dense), None, note)
+            }
+        };
+        fields.push(Field {
+            id,
+            label,
+            text,
+            error,
+            note,
+        });
+    }
+    for l in chip.levels.clone() {
+        let id = format!("bw-{}", l.kind.key());
+        let label = format!("{} bandwidth (B/s)", l.kind);
+        let (text, error, note) = match input.bw_edits.get(&l.kind) {
+            Some(t) => match parse_positive(&label, t) {
+                Ok(v) => {
+                    if chip.set_bandwidth(l.kind, v).is_err() {
+                        ok = false;
+                    }
+                    (t.clone(), None, "set by you".to_string())
+                }
+                Err(e) => {
+                    ok = false;
+                    (t.clone(), Some(e.to_string()), l.source.clone())
+                }
+            },
+            None => (format::sci(l.bandwidth), None, l.source.clone()),
+        };
+        fields.push(Field {
+            id,
+            label,
+            text,
+            error,
+            note,
+        });
+    }
+    if ok {
+        Ok(chip)
+    } else {
+        Err(CoreError::Invalid("a chip field is invalid".to_string()))
+    }
+}
+
+/// Turns the user's input into everything the calculator shows.
+pub fn evaluate(input: &CalcInput) -> CalcView {
+    let mut view = CalcView {
+        chip: None,
+        chip_fields: Vec::new(),
+        op_error: None,
+        op: None,
+        size_fields: Vec::new(),
+        compute_options: Vec::new(),
+        compute: None,
+        compute_error: None,
+        level_options: Vec::new(),
+        level1: input.level1,
+        level2: input.level2,
+        chips_error: None,
+        link_options: Vec::new(),
+        scenario: None,
+        analysis: None,
+        rows: Vec::new(),
+        regime: None,
+        derivation: Vec::new(),
+        critical: None,
+        network: None,
+        error: None,
+    };
+    let chip = apply_edits(input, &mut view.chip_fields);
+    let base = preset(&input.chip);
+    if let Some(b) = &base {
+        view.compute_options = b.dtypes();
+        view.level_options = b.level_kinds();
+        view.link_options = b
+            .level_kinds()
+            .into_iter()
+            .filter(|k| k.is_network())
+            .collect();
+        if !view.level_options.contains(&input.level1) {
+            view.level1 = LevelKind::Hbm;
+        }
+        view.level2 = input
+            .level2
+            .filter(|l| view.level_options.contains(l) && *l != view.level1);
+    }
+    let chip = match chip {
+        Ok(c) => Some(c),
+        Err(e) => {
+            if base.is_none() {
+                view.error = Some(e.to_string());
+            }
+            None
+        }
+    };
+    view.chip = chip.clone();
+
+    let op = match Operation::parse(&input.op_text) {
+        Ok(op) => Some(op),
+        Err(e) => {
+            view.op_error = Some(e.to_string());
+            None
+        }
+    };
+    let mut sizes = Sizes::new();
+    let mut sizes_ok = true;
+    if let Some(op) = &op {
+        for dim in op.dims() {
+            let label = format!("size of {dim}");
+            let field = match input.size_edits.get(&dim) {
+                Some(t) => match parse_positive(&dim, t) {
+                    Ok(v) => {
+                        sizes.insert(dim.clone(), v);
+                        (t.clone(), None)
+                    }
+                    Err(e) => {
+                        sizes_ok = false;
+                        (t.clone(), Some(e.to_string()))
+                    }
+                },
+                None => {
+                    let v = default_size(&dim);
+                    sizes.insert(dim.clone(), v);
+                    (report::size_text(v), None)
+                }
+            };
+            view.size_fields.push(Field {
+                id: format!("size-{dim}"),
+                label,
+                text: field.0,
+                error: field.1,
+                note: String::new(),
+            });
+        }
+        let dtype = input.compute.unwrap_or_else(|| op.widest_input_dtype());
+        view.compute = Some(dtype);
+        if let Some(c) = &chip {
+            if c.peak(dtype).is_err() {
+                view.compute_error = Some(format!(
+                    "{} lists no {} peak; choose one of {}",
+                    c.name,
+                    dtype,
+                    c.dtypes()
+                        .iter()
+                        .map(|d| d.name())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
+            }
+        }
+    }
+    let chips = match parse_positive("chips", &input.chips) {
+        Ok(n) if n.fract() == 0.0 && n <= MAX_CHIPS as f64 => Some(n as u32),
+        Ok(_) => {
+            view.chips_error = Some(format!("chips: enter a whole number from 1 to {MAX_CHIPS}"));
+            None
+        }
+        Err(e) => {
+            view.chips_error = Some(e.to_string());
+            None
+        }
+    };
+    view.op = op.clone();
+
+    let (Some(chip), Some(op), true, None, Some(chips)) =
+        (chip, op, sizes_ok, &view.compute_error, chips)
+    else {
+        return view;
+    };
+    let scenario = Scenario {
+        chip,
+        op,
+        sizes,
+        compute_dtype: view.compute,
+        level: view.level1,
+        small_dim: None,
+    };
+    let analysis = match analyze(&scenario) {
+        Ok(a) => a,
+        Err(e) => {
+            view.error = Some(e.to_string());
+            return view;
+        }
+    };
+    let critical = analysis
+        .small_dim
+        .clone()
+        .and_then(|d| critical_size(&scenario, &d).ok().map(|c| (d, c)));
+    view.rows = report::rows(&analysis, critical.as_ref().map(|(d, c)| (d.as_str(), c)));
+    view.regime = Some(report::regime_row(&analysis));
+    view.derivation = report::derivation(&scenario, &analysis);
+    view.critical = critical;
+    if chips > 1 {
+        let link = input
+            .link
+            .filter(|l| view.link_options.contains(l))
+            .or_else(|| view.link_options.first().copied());
+        let shard = scenario.op.contracted_dims().into_iter().next();
+        match (link, shard) {
+            (Some(link), Some(shard)) => match network(&scenario, &shard, chips, link) {
+                Ok(n) => view.network = Some(network_view(n)),
+                Err(e) => view.chips_error = Some(e.to_string()),
+            },
+            (None, _) => {
+                view.chips_error = Some(format!(
+                    "{} lists no link between chips",
+                    scenario.chip.name
+                ))
+            }
+            (_, None) => view.chips_error = Some(
+                "this operation sums over no dimension, so there is nothing to split over chips"
+                    .to_string(),
+            ),
+        }
+    }
+    view.analysis = Some(analysis);
+    view.scenario = Some(scenario);
+    view
+}
+
+impl CalcInput {
+    /// The input that shows `state` (numbers written as in links).
+    pub fn from_state(state: &CalcState) -> CalcInput {
+        let num = crate::url::number;
+        CalcInput {
+            chip: state.chip.clone(),
+            peak_edits: state
+                .peak_overrides
+                .iter()
+                .map(|(d, v)| (*d, num(*v)))
+                .collect(),
+            bw_edits: state
+                .bw_overrides
+                .iter()
+                .map(|(k, v)| (*k, num(*v)))
+                .collect(),
+            op_text: state.op.clone(),
+            size_edits: state
+                .sizes
+                .iter()
+                .map(|(k, v)| (k.clone(), num(*v)))
+                .collect(),
+            compute: state.compute,
+            level1: state.level1,
+            level2: state.level2,
+            chips: state.chips.to_string(),
+            link: state.link,
+        }
+    }
+}
+
+impl CalcView {
+    /// The link state of this view, if it is valid: what the user sees, with
+    /// the batch chart's `pairs` and axes. `None` while a field is invalid.
+    pub fn to_state(
+        &self,
+        input: &CalcInput,
+        pairs: &[(f64, f64)],
+        scale: ChartScale,
+    ) -> Option<CalcState> {
+        let s = self.scenario.as_ref()?;
+        let chips = self.network.as_ref().map_or(1, |n| n.analysis.chips);
+        let base = preset(&input.chip)?;
+        let peak_overrides = s
+            .chip
+            .peaks
+            .iter()
+            .filter(|p| base.peak(p.dtype).ok() != Some(p.dense))
+            .map(|p| (p.dtype, p.dense))
+            .collect();
+        let bw_overrides = s
+            .chip
+            .levels
+            .iter()
+            .filter(|l| base.bandwidth(l.kind).ok() != Some(l.bandwidth))
+            .map(|l| (l.kind, l.bandwidth))
+            .collect();
+        Some(CalcState {
+            chip: input.chip.clone(),
+            peak_overrides,
+            bw_overrides,
+            op: s.op.notation(),
+            sizes: s.sizes.clone(),
+            compute: input.compute,
+            level1: self.level1,
+            level2: self.level2,
+            chips,
+            link: input.link,
+            shard: None,
+            batch_dim: default_batch_dim(&s.op),
+            batch_scale: scale,
+            pairs: pairs.to_vec(),
+        })
+    }
+}
+
+fn net_row(key: &'static str, label: &str, value: f64, text: String, meaning: &str) -> ResultRow {
+    ResultRow {
+        key,
+        label: label.to_string(),
+        value: Some(value).filter(|v| v.is_finite()),
+        text,
+        meaning: meaning.to_string(),
+    }
+}
+
+fn network_view(n: NetworkAnalysis) -> NetworkView {
+    let d = n.shard_dim.clone();
+    let threshold = report::critical_text(&d, &n.threshold);
+    let threshold_value = match n.threshold {
+        CriticalSize::At { size, .. } => size,
+        _ => f64::NAN,
+    };
+    let rows = vec![
+        net_row(
+            "net-flops",
+            "FLOPs per chip",
+            n.flops_per_chip,
+            format::flops(n.flops_per_chip),
+            "Each chip does its share of the sum.",
+        ),
+        net_row(
+            "net-bytes",
+            "Bytes sent per chip",
+            n.bytes_sent,
+            format::bytes(n.bytes_sent),
+            "Its partial result, sent once over the link.",
+        ),
+        net_row(
+            "net-t-math",
+            "T_math per chip",
+            n.t_math,
+            format::seconds(n.t_math),
+            "FLOPs per chip ÷ peak.",
+        ),
+        net_row(
+            "net-t-comms",
+            &format!("T_comms over {}", n.link),
+            n.t_comms,
+            format::seconds(n.t_comms),
+            "Bytes sent ÷ link bandwidth (one direction).",
+        ),
+        net_row(
+            "net-t-lower",
+            "Lower bound",
+            n.t_lower,
+            format::seconds(n.t_lower),
+            "max(T_math, T_comms): perfect overlap.",
+        ),
+        net_row(
+            "net-critical",
+            &format!("Threshold on {d}"),
+            threshold_value,
+            threshold,
+            "Where splitting this dimension stops paying for its communication; note it depends on this dimension, not on B.",
+        ),
+    ];
+    let regime = format!(
+        "{} over {}: intensity {} against {}.",
+        n.regime.label(),
+        n.link,
+        format::intensity(n.intensity),
+        format::intensity(n.critical_intensity)
+    );
+    NetworkView {
+        analysis: n,
+        rows,
+        regime,
+        assumptions: crate::network::ASSUMPTIONS,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+    use super::*;
+
+    #[test]
+    fn default_input_gives_results() {
+        let v = evaluate(&CalcInput::default());
+        let a = v.analysis.unwrap();
+        // bf16[B,D] * int8[D,F] -> bf16[B,F] at B=256, D=F=4096, by hand:
+        let (b, d, f) = (256.0, 4096.0, 4096.0);
+        assert_eq!(a.flops, 2.0 * b * d * f);
+        assert_eq!(a.bytes, 2.0 * b * d + d * f + 2.0 * b * f);
+        assert_eq!(v.size_fields.len(), 3);
+        assert_eq!(v.level2, Some(LevelKind::Vmem));
+        assert!(v.rows.iter().any(|r| r.key == "critical-batch"));
+    }
+
+    #[test]
+    fn bad_fields_get_their_own_message() {
+        let mut i = CalcInput::default();
+        i.size_edits.insert("D".into(), "-5".into());
+        let v = evaluate(&i);
+        assert!(v.analysis.is_none());
+        let f = v.size_fields.iter().find(|f| f.id == "size-D").unwrap();
+        assert!(f.error.as_ref().unwrap().contains("greater than zero"));
+
+        let i = CalcInput {
+            op_text: "bf16[B,D * int8[D,F] -> bf16[B,F]".into(),
+            ..CalcInput::default()
+        };
+        let v = evaluate(&i);
+        assert!(v.op_error.is_some() && v.analysis.is_none());
+
+        let mut i = CalcInput::default();
+        i.bw_edits.insert(LevelKind::Hbm, "abc".into());
+        let v = evaluate(&i);
+        let f = v.chip_fields.iter().find(|f| f.id == "bw-hbm").unwrap();
+        assert!(f.error.is_some() && v.analysis.is_none());
+    }
+
+    #[test]
+    fn edits_change_the_numbers() {
+        let mut i = CalcInput::default();
+        i.bw_edits.insert(LevelKind::Hbm, "1.97e12".into());
+        let a = evaluate(&i).analysis.unwrap();
+        assert!((a.critical_intensity - 100.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn network_case_matches_the_books_two_chip_example() {
+        let i = CalcInput {
+            op_text: "bf16[B,D] * bf16[D,F] -> bf16[B,F]".into(),
+            chips: "2".into(),
+            ..CalcInput::default()
+        };
+        let v = evaluate(&i);
+        let n = v.network.unwrap().analysis;
+        let (b, d, f) = (256.0, 4096.0, 4096.0);
+        assert!((n.t_math - b * d * f / 1.97e14).abs() / n.t_math < 1e-12);
+        assert!((n.t_comms - 2.0 * b * f / 4.5e10).abs() / n.t_comms < 1e-12);
+    }
+
+    #[test]
+    fn state_round_trips_through_the_input() {
+        use crate::state::AppState;
+        use crate::url::{decode, encode};
+        let d = decode("v=1&chip=h100&sz=B:64,D:8192,F:8192&dt=fp8&bw.hbm=3e12&n=2&pairs=512x512");
+        assert!(d.notices.is_empty(), "{:?}", d.notices);
+        let input = CalcInput::from_state(&d.state.calc);
+        let view = evaluate(&input);
+        let back = view
+            .to_state(&input, &d.state.calc.pairs, d.state.calc.batch_scale)
+            .unwrap();
+        assert_eq!(back, d.state.calc);
+        let app = AppState {
+            calc: back,
+            ..d.state.clone()
+        };
+        assert_eq!(encode(&app), encode(&d.state));
+        // The default input is the default state.
+        let def = CalcInput::default();
+        let v = evaluate(&def);
+        let st = v
+            .to_state(&def, &crate::state::DEFAULT_PAIRS, ChartScale::Log)
+            .unwrap();
+        assert_eq!(st, CalcState::default());
+    }
+
+    #[test]
+    fn gpu_levels_fall_back() {
+        let i = CalcInput {
+            chip: "h100".into(),
+            ..CalcInput::default()
+        };
+        let v = evaluate(&i);
+        assert_eq!(v.level2, None, "H100 has no VMEM");
+        assert!(v.analysis.is_some());
+    }
+}

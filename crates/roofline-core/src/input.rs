@@ -1,0 +1,79 @@
+//! Reading numbers as people type them into a field.
+
+use crate::format::clip;
+use crate::CoreError;
+
+/// Parses a positive, finite number typed into the field `field`: plain
+/// (`4096`), with an exponent (`1.97e14`), with thousands separators
+/// (`1,000` or `1_000`), or with an SI suffix (`197T`, `4k`, `8.2 G`).
+/// The error names the field and says what was wrong.
+pub fn parse_positive(field: &str, text: &str) -> Result<f64, CoreError> {
+    let shown = clip(text.trim(), 24);
+    let bad = |why: &str| CoreError::Invalid(format!("{field}: '{shown}' {why}"));
+    let t: String = text
+        .trim()
+        .chars()
+        .filter(|c| !matches!(c, ',' | '_' | ' '))
+        .collect();
+    if t.is_empty() {
+        return Err(CoreError::Invalid(format!("{field}: enter a number")));
+    }
+    let (num, scale) = match t.chars().last() {
+        Some(c) => match c {
+            'k' | 'K' => (&t[..t.len() - 1], 1e3),
+            'M' => (&t[..t.len() - 1], 1e6),
+            'G' => (&t[..t.len() - 1], 1e9),
+            'T' => (&t[..t.len() - 1], 1e12),
+            'P' => (&t[..t.len() - 1], 1e15),
+            _ => (t.as_str(), 1.0),
+        },
+        None => (t.as_str(), 1.0),
+    };
+    let ok_chars = num
+        .chars()
+        .all(|c| c.is_ascii_digit() || matches!(c, '.' | 'e' | 'E' | '+' | '-'));
+    // The text is not echoed when it is not a number: it may be anything.
+    let not_number =
+        || CoreError::Invalid(format!("{field}: enter a number such as 4096 or 1.97e14"));
+    if !ok_chars || num.is_empty() {
+        return Err(not_number());
+    }
+    let v: f64 = num.parse().map_err(|_| not_number())?;
+    let v = v * scale;
+    if !v.is_finite() {
+        return Err(CoreError::Invalid(format!(
+            "{field}: this number is too large"
+        )));
+    }
+    if v <= 0.0 {
+        return Err(bad("must be greater than zero"));
+    }
+    Ok(v)
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn reads_what_people_type() {
+        assert_eq!(parse_positive("D", "4096").unwrap(), 4096.0);
+        assert_eq!(parse_positive("D", " 1,000 ").unwrap(), 1000.0);
+        assert_eq!(parse_positive("peak", "1.97e14").unwrap(), 1.97e14);
+        assert_eq!(parse_positive("peak", "197T").unwrap(), 1.97e14);
+        assert_eq!(parse_positive("B", "4k").unwrap(), 4000.0);
+    }
+
+    #[test]
+    fn names_the_field_when_wrong() {
+        for bad in ["", "-5", "0", "abc", "1e400", "NaN", "inf", "<script>"] {
+            let e = parse_positive("D", bad).unwrap_err().to_string();
+            assert!(e.starts_with("D: "), "{e}");
+            assert!(
+                !e.contains("NaN") && !e.contains("inf") && !e.contains('<'),
+                "{e}"
+            );
+        }
+    }
+}

@@ -1,0 +1,314 @@
+//! Properties of links: every valid state survives encode → decode without a
+//! notice, and decoding any text never panics and always gives a valid state.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use proptest::prelude::*;
+use proptest::sample::select;
+use roofline_core::hardware::catalogue;
+use roofline_core::state::{
+    default_batch_dim, AppState, CalcState, ChartScale, QuizState, View, MAX_CHIPS, MAX_PAIRS,
+};
+use roofline_core::url::{decode, encode, Decoded, MAX_NOTICES};
+use roofline_core::{DType, LevelKind, Operation};
+
+/// Operations a state may hold: the shortcuts, and others that exercise
+/// the notation (unicode and long names, one input, three inputs, scalars).
+const OPS: [&str; 13] = [
+    "bf16[N] * bf16[N] -> bf16[]",
+    "bf16[B,D] * bf16[D,F] -> bf16[B,F]",
+    "bf16[B,D] * int8[D,F] -> bf16[B,F]",
+    "int8[B,D] * int8[B,D,F] -> int8[B,F]",
+    "fp32[N] + fp32[N] -> fp32[N]",
+    "bf16[B,S,D] * bf16[D,F] -> bf16[B,S,F]",
+    "fp32[N] -> fp32[]",
+    "fp32[N] -> bf16[N]",
+    "fp8[M,K] * fp8[K,N] -> bf16[M,N]",
+    "bf16[β,δ] * bf16[δ] -> fp32[β]",
+    "fp16[X] + fp16[X] + fp16[X] -> fp16[X]",
+    "bf16[] * bf16[] -> bf16[]",
+    "int4[seq_len,h2] * int4[h2] -> fp32[seq_len]",
+];
+
+/// Any positive, finite, normal number, of any magnitude.
+fn positive() -> impl Strategy<Value = f64> {
+    prop::num::f64::POSITIVE | prop::num::f64::NORMAL
+}
+
+/// A size: whole numbers, fractional ones, and a few extremes that the
+/// counts still handle.
+fn size() -> impl Strategy<Value = f64> {
+    prop_oneof![
+        (1u32..=65_536).prop_map(f64::from),
+        1.0f64..1e6,
+        Just(1e-3),
+        Just(1e9),
+    ]
+}
+
+fn pick<T: Clone + std::fmt::Debug + 'static>(v: Vec<T>) -> BoxedStrategy<Option<T>> {
+    if v.is_empty() {
+        Just(None).boxed()
+    } else {
+        prop::option::of(select(v)).boxed()
+    }
+}
+
+fn calc_state() -> impl Strategy<Value = CalcState> {
+    let ids: Vec<String> = catalogue().into_iter().map(|c| c.id).collect();
+    (
+        select(ids),
+        prop::collection::btree_map(select(DType::ALL.to_vec()), positive(), 0..=3),
+        prop::collection::btree_map(select(LevelKind::ALL.to_vec()), positive(), 0..=3),
+        select(OPS.to_vec()),
+    )
+        .prop_flat_map(|(chip, peaks, bws, op_text)| {
+            let base = CalcState {
+                chip,
+                peak_overrides: peaks.into_iter().collect(),
+                bw_overrides: bws.into_iter().collect(),
+                op: Operation::parse(op_text).unwrap().notation(),
+                ..CalcState::default()
+            };
+            let chip = base.chip().unwrap();
+            let op = base.operation().unwrap();
+            let dims = op.dims();
+            let kinds = chip.level_kinds();
+            let links: Vec<LevelKind> = kinds.iter().copied().filter(|k| k.is_network()).collect();
+            let batch = if dims.is_empty() {
+                Just(default_batch_dim(&op)).boxed()
+            } else {
+                select(dims.clone()).boxed()
+            };
+            (
+                prop::collection::vec(size(), dims.len()),
+                pick(chip.dtypes()),
+                select(kinds.clone()),
+                pick(kinds),
+                prop_oneof![Just(1u32), 2..=MAX_CHIPS],
+                pick(links),
+                pick(op.contracted_dims()),
+                batch,
+                prop_oneof![Just(ChartScale::Log), Just(ChartScale::Linear)],
+                prop::collection::vec((positive(), positive()), 1..=MAX_PAIRS),
+            )
+                .prop_map(
+                    move |(sizes, compute, level1, level2, chips, link, shard, bx, bs, pairs)| {
+                        CalcState {
+                            sizes: dims.iter().cloned().zip(sizes).collect(),
+                            compute,
+                            level1,
+                            level2: level2.filter(|l| *l != level1),
+                            chips,
+                            link,
+                            shard,
+                            batch_dim: bx,
+                            batch_scale: bs,
+                            pairs,
+                            ..base.clone()
+                        }
+                    },
+                )
+        })
+}
+
+fn app_state() -> impl Strategy<Value = AppState> {
+    (
+        prop_oneof![Just(View::Calculator), Just(View::Quiz)],
+        calc_state(),
+        select(vec!["q1", "q2", "q10", "warm-up", "b_3", "Q7x"]),
+        prop_oneof![Just(1u32), 1..=100u32],
+        prop_oneof![Just(0u64), any::<u64>()],
+    )
+        .prop_map(|(view, calc, q, part, seed)| AppState {
+            view,
+            calc,
+            quiz: QuizState {
+                question: q.to_string(),
+                part,
+                seed,
+            },
+        })
+}
+
+/// What every decoded result must satisfy, whatever the input.
+fn check_decoded(d: &Decoded) {
+    for n in &d.notices {
+        for bad in ["NaN", "Infinity", "inf"] {
+            assert!(!n.message.contains(bad), "{:?}", n);
+        }
+        assert!(n.message.chars().count() < 600, "{:?}", n);
+    }
+    assert!(d.notices.len() <= MAX_NOTICES + 1);
+    // The state is valid: it analyses, and it survives a round trip.
+    let calc = &d.state.calc;
+    let sc = calc.scenario().unwrap();
+    sc.op.counts(&sc.sizes).unwrap();
+    let again = decode(&encode(&d.state));
+    assert!(again.notices.is_empty(), "{:?}", again.notices);
+    assert_eq!(again.state, d.state);
+}
+
+const KEYS: [&str; 24] = [
+    "v",
+    "view",
+    "chip",
+    "peak.bf16",
+    "peak.int8",
+    "bw.hbm",
+    "bw.ici",
+    "op",
+    "sz",
+    "dt",
+    "l1",
+    "l2",
+    "n",
+    "link",
+    "shard",
+    "bx",
+    "bs",
+    "pairs",
+    "q",
+    "part",
+    "seed",
+    "peak.zz",
+    "foo",
+    "",
+];
+
+fn values() -> Vec<String> {
+    let mut v: Vec<String> = [
+        "NaN",
+        "nan",
+        "inf",
+        "-inf",
+        "Infinity",
+        "-1",
+        "0",
+        "1e400",
+        "-0",
+        "",
+        " ",
+        "<script>alert(1)</script>",
+        "\"><img src=x onerror=alert(1)>",
+        "%ZZ",
+        "%",
+        "%E2%82",
+        "%00",
+        "1",
+        "2",
+        "4096",
+        "1.97e14",
+        "h100",
+        "rtx3090",
+        "quiz",
+        "mixed",
+        "dot",
+        "bf16[B,D]*bf16[D,F]->bf16[B,F]",
+        "fp32[N]+fp32[N]->fp32[N]",
+        "B:512,D:8192,F:8192",
+        "B:1e300,D:1e300,F:1e300",
+        "N:5,B:3",
+        "B:-5,D:NaN,F:inf",
+        "4096x4096,1024x1024",
+        "1x2,3x4,5x6,7x8,9x10,11x12,13x14,15x16,17x18",
+        "vmem",
+        "ici",
+        "none",
+        "D",
+        "B",
+        "lin",
+        "bf16",
+        "fp32",
+        "q3",
+        "18446744073709551616",
+        "\u{202E}evil",
+        "a&b=c",
+        "x=y=z",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    v.push("a".repeat(10_000));
+    v.push("9".repeat(10_000));
+    v.push("B:1,".repeat(2_500));
+    v
+}
+
+/// A query built from key=value fragments, some percent-encoded, some
+/// repeated, with and without the leading `?`.
+fn hostile_query() -> impl Strategy<Value = String> {
+    let fragment = (
+        select(KEYS.to_vec()),
+        select(values()),
+        any::<bool>(),
+        any::<bool>(),
+    )
+        .prop_map(|(k, v, encode_it, upper)| {
+            let k = if upper {
+                k.to_uppercase()
+            } else {
+                k.to_string()
+            };
+            let v = if encode_it {
+                form_urlencoded::byte_serialize(v.as_bytes()).collect::<String>()
+            } else {
+                v
+            };
+            format!("{k}={v}")
+        });
+    (
+        prop::collection::vec(fragment, 0..12),
+        select(vec!["", "?", "#", "https://x.org/lab?", "  ?"]),
+        select(vec!["&", "&&", ";"]),
+    )
+        .prop_map(|(frags, prefix, sep)| format!("{prefix}{}", frags.join(sep)))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2_000))]
+
+    #[test]
+    fn encode_then_decode_is_the_identity(s in app_state()) {
+        let link = encode(&s);
+        prop_assert!(link.starts_with("v=1"));
+        let d = decode(&link);
+        prop_assert!(d.notices.is_empty(), "{}: {:?}", link, d.notices);
+        prop_assert_eq!(&d.state, &s, "{}", link);
+        // With the leading '?' as well.
+        prop_assert_eq!(decode(&format!("?{link}")).state, s);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(10_000))]
+
+    #[test]
+    fn decoding_any_text_never_panics(s in any::<String>()) {
+        check_decoded(&decode(&s));
+    }
+
+    #[test]
+    fn decoding_any_bytes_never_panics(b in prop::collection::vec(any::<u8>(), 0..200)) {
+        check_decoded(&decode(&String::from_utf8_lossy(&b)));
+    }
+
+    #[test]
+    fn decoding_hostile_queries_never_panics(q in hostile_query()) {
+        check_decoded(&decode(&q));
+    }
+
+    #[test]
+    fn decoding_near_valid_links_never_panics(
+        s in app_state(),
+        cut in 0usize..200,
+        junk in "[%&=:,x#?.a-z0-9+-]{0,6}",
+    ) {
+        // A real link, cut short and with junk spliced in.
+        let link = encode(&s);
+        let mut at = cut.min(link.len());
+        while !link.is_char_boundary(at) {
+            at -= 1;
+        }
+        check_decoded(&decode(&format!("{}{junk}{}", &link[..at], &link[at..])));
+    }
+}

@@ -1,0 +1,155 @@
+//! The batch-size chart (practice question 3) with its (D, F) pairs.
+
+use leptos::html::Canvas;
+use leptos::prelude::*;
+use roofline_charts::{batch_csv, draw_batch, to_svg, BatchChart, Theme};
+use roofline_core::input::parse_positive;
+
+use crate::canvas::{draw_on, theme};
+use crate::download::{data_url, download};
+
+/// Attained FLOP/s against the batch dimension for each (D, F) pair, with
+/// controls to add and remove pairs, switch log / linear axes, and export
+/// PNG, SVG and CSV.
+#[component]
+pub fn BatchChartView(
+    /// What to draw; `Err` holds a message shown instead of the chart.
+    spec: Memo<Result<BatchChart, String>>,
+    /// The (D, F) pairs, editable here.
+    pairs: RwSignal<Vec<(f64, f64)>>,
+    /// Log axes (true) or linear (false).
+    log: RwSignal<bool>,
+) -> impl IntoView {
+    let canvas_ref = NodeRef::<Canvas>::new();
+    let (error, set_error) = signal(None::<String>);
+    Effect::new(move |_| {
+        let spec = spec.get();
+        let Some(canvas) = canvas_ref.get() else {
+            return;
+        };
+        let result = spec.and_then(|spec| {
+            let theme = theme();
+            draw_on(&canvas, "batch", |root, dpr| {
+                draw_batch(root, &spec, &theme, dpr)
+            })
+            .map(|_| ())
+        });
+        set_error.set(result.err());
+    });
+    let (new_d, set_new_d) = signal("2048".to_string());
+    let (new_f, set_new_f) = signal("2048".to_string());
+    let (pair_error, set_pair_error) = signal(String::new());
+    let add_pair = move |_| {
+        let d = parse_positive("D", &new_d.get_untracked());
+        let f = parse_positive("F", &new_f.get_untracked());
+        match (d, f) {
+            (Ok(d), Ok(f))
+                if pairs.with_untracked(|p| p.len()) < roofline_charts::batch::MAX_SERIES =>
+            {
+                pairs.update(|p| p.push((d, f)));
+                set_pair_error.set(String::new());
+            }
+            (Ok(_), Ok(_)) => set_pair_error.set("At most 8 curves.".to_string()),
+            (Err(e), _) | (_, Err(e)) => set_pair_error.set(e.to_string()),
+        }
+    };
+    let pair_list = move || {
+        let labels: Vec<String> = spec.with(|s| {
+            s.as_ref()
+                .map(|s| {
+                    s.series
+                        .iter()
+                        .map(|x| format!("{}: {}", x.label, x.crossover_text))
+                        .collect()
+                })
+                .unwrap_or_default()
+        });
+        labels
+            .into_iter()
+            .enumerate()
+            .map(|(i, label)| {
+                view! {
+                    <li data-testid="batch-pair">
+                        <span>{label}</span>
+                        <button
+                            type="button"
+                            class="secondary small"
+                            aria-label=format!("Remove curve {}", i + 1)
+                            on:click=move |_| pairs.update(|p| {
+                                if i < p.len() {
+                                    p.remove(i);
+                                }
+                            })
+                        >
+                            "Remove"
+                        </button>
+                    </li>
+                }
+            })
+            .collect_view()
+    };
+    let export_png = move |_| {
+        if let Some(c) = canvas_ref.get_untracked() {
+            if let Ok(url) = c.to_data_url_with_type("image/png") {
+                let _ = download("batch-size.png", &url);
+            }
+        }
+    };
+    let export_svg = move |_| {
+        if let Ok(spec) = spec.get_untracked() {
+            match to_svg(960, 600, |root| {
+                draw_batch(root, &spec, &Theme::light(), 1.0).map(|_| ())
+            }) {
+                Ok(svg) => {
+                    let _ = download("batch-size.svg", &data_url("image/svg+xml", &svg));
+                }
+                Err(e) => set_error.set(Some(e)),
+            }
+        }
+    };
+    let export_csv = move |_| {
+        if let Ok(spec) = spec.get_untracked() {
+            let _ = download("batch-size.csv", &data_url("text/csv", &batch_csv(&spec)));
+        }
+    };
+    view! {
+        <figure class="chart">
+            <figcaption>"Attained throughput against batch size, exact bytes (practice question 3)"</figcaption>
+            <canvas
+                node_ref=canvas_ref
+                data-testid="batch-canvas"
+                class="chart-canvas"
+                role="img"
+                aria-label="Batch-size chart: attained FLOP/s against the batch dimension for each pair of sizes, with each crossover marked"
+            ></canvas>
+            <Show when=move || error.get().is_some()>
+                <p class="error" role="alert">{move || error.get().unwrap_or_default()}</p>
+            </Show>
+            <ul class="pairs">{pair_list}</ul>
+            <div class="pair-add">
+                <label class="field inline">
+                    <span class="field-label">"D"</span>
+                    <input type="text" inputmode="decimal" data-testid="pair-d" prop:value=new_d
+                        on:input=move |ev| set_new_d.set(event_target_value(&ev)) />
+                </label>
+                <label class="field inline">
+                    <span class="field-label">"F"</span>
+                    <input type="text" inputmode="decimal" data-testid="pair-f" prop:value=new_f
+                        on:input=move |ev| set_new_f.set(event_target_value(&ev)) />
+                </label>
+                <button type="button" data-testid="pair-add" on:click=add_pair>"Add curve"</button>
+                <span class="field-error" role="status">{pair_error}</span>
+            </div>
+            <div class="actions">
+                <label class="check">
+                    <input type="checkbox" data-testid="batch-log" prop:checked=log
+                        on:change=move |ev| log.set(event_target_checked(&ev)) />
+                    " Log axes"
+                </label>
+                <button type="button" data-testid="batch-png" on:click=export_png>"Save PNG"</button>
+                <button type="button" data-testid="batch-svg" on:click=export_svg>"Save SVG"</button>
+                <button type="button" data-testid="batch-csv" on:click=export_csv>"Save CSV"</button>
+            </div>
+        </figure>
+    }
+}

@@ -1,0 +1,154 @@
+//! Critical intensity and critical batch size for every preset, data type
+//! and memory level; sortable; a row loads its chip.
+
+use leptos::prelude::*;
+use roofline_core::calc::CalcInput;
+use roofline_core::compare::{compare_rows, CompareRow};
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Column {
+    Chip,
+    Dtype,
+    Level,
+    Peak,
+    Bandwidth,
+    Intensity,
+    Batch,
+}
+
+fn sort(rows: &mut [CompareRow], col: Column, ascending: bool) {
+    rows.sort_by(|a, b| {
+        let o = match col {
+            Column::Chip => std::cmp::Ordering::Equal,
+            Column::Dtype => a.dtype.cmp(&b.dtype),
+            Column::Level => a.level.cmp(&b.level),
+            Column::Peak => a.peak.total_cmp(&b.peak),
+            Column::Bandwidth => a.bandwidth.total_cmp(&b.bandwidth),
+            Column::Intensity => a.critical_intensity.total_cmp(&b.critical_intensity),
+            Column::Batch => a.critical_batch.total_cmp(&b.critical_batch),
+        };
+        if ascending {
+            o
+        } else {
+            o.reverse()
+        }
+    });
+}
+
+/// The comparison table, rendered when opened.
+#[component]
+pub fn CompareTable(
+    /// The user's input; choosing a row sets chip, compute type and level 1.
+    input: RwSignal<CalcInput>,
+) -> impl IntoView {
+    let (open, set_open) = signal(false);
+    let sort_by = RwSignal::new((Column::Chip, true));
+    let rows = move || {
+        let mut rows = compare_rows();
+        let (col, asc) = sort_by.get();
+        sort(&mut rows, col, asc);
+        rows.into_iter()
+            .map(|r| {
+                let (id, dtype, level) = (r.chip_id.clone(), r.dtype, r.level);
+                view! {
+                    <tr>
+                        <td>
+                            <button
+                                type="button"
+                                class="link"
+                                data-testid="compare-load"
+                                on:click=move |_| {
+                                    let id = id.clone();
+                                    input.update(|i| {
+                                        i.chip = id;
+                                        i.peak_edits.clear();
+                                        i.bw_edits.clear();
+                                        i.compute = Some(dtype);
+                                        i.level1 = level;
+                                    })
+                                }
+                            >
+                                {r.chip.clone()}
+                            </button>
+                        </td>
+                        <td>{r.dtype.name()}</td>
+                        <td>{r.level.name()}</td>
+                        <td class="num">{r.peak_text}</td>
+                        <td class="num">{r.bandwidth_text}</td>
+                        <td class="num">{r.critical_intensity_text}</td>
+                        <td class="num">{r.critical_batch_text}</td>
+                    </tr>
+                }
+            })
+            .collect_view()
+    };
+    let header = move |label: &'static str, col: Column| {
+        let aria = move || {
+            let (c, asc) = sort_by.get();
+            if c == col {
+                if asc {
+                    "ascending"
+                } else {
+                    "descending"
+                }
+            } else {
+                "none"
+            }
+        };
+        view! {
+            <th scope="col" aria-sort=aria>
+                <button
+                    type="button"
+                    class="sort"
+                    on:click=move |_| sort_by.update(|(c, asc)| {
+                        if *c == col {
+                            *asc = !*asc;
+                        } else {
+                            *c = col;
+                            *asc = true;
+                        }
+                    })
+                >
+                    {label}
+                </button>
+            </th>
+        }
+    };
+    view! {
+        <details
+            class="panel compare"
+            on:toggle=move |ev| {
+                use wasm_bindgen::JsCast;
+                let open_now = ev
+                    .target()
+                    .and_then(|t| t.dyn_into::<web_sys::HtmlDetailsElement>().ok())
+                    .map(|d| d.open())
+                    .unwrap_or(false);
+                set_open.set(open_now);
+            }
+        >
+            <summary><h2>"Compare every chip"</h2></summary>
+            <p class="note">
+                "Critical batch: the batch size above which a matmul with every operand in that data type is compute-bound, with B much smaller than D and F (intensity 2B ÷ bytes per element). Choose a chip to load it."
+            </p>
+            <Show when=move || open.get()>
+                <div class="table-scroll">
+                    <table class="compare-table" data-testid="compare-table">
+                        <thead>
+                            <tr>
+                                {header("Chip", Column::Chip)}
+                                {header("Type", Column::Dtype)}
+                                {header("Level", Column::Level)}
+                                {header("Peak", Column::Peak)}
+                                {header("Bandwidth", Column::Bandwidth)}
+                                {header("Critical intensity (FLOPs/byte)", Column::Intensity)}
+                                {header("Critical batch", Column::Batch)}
+                            </tr>
+                        </thead>
+                        <tbody>{rows}</tbody>
+                    </table>
+                </div>
+            </Show>
+        </details>
+    }
+}

@@ -1,0 +1,52 @@
+//! The "Copy link" button and the notices about a link that could not be
+//! read in full.
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use roofline_core::url::Notice;
+
+use crate::link;
+
+/// A bar with "Copy link" (and its confirmation), and the list of notices
+/// from the link the page was opened with, each naming its parameter.
+#[component]
+pub fn LinkBar(
+    /// Notices from decoding the address; dismissible.
+    notices: RwSignal<Vec<Notice>>,
+) -> impl IntoView {
+    let (status, set_status) = signal(String::new());
+    let copy = move |_| {
+        let href = link::current_href();
+        spawn_local(async move {
+            match link::copy(&href).await {
+                Ok(()) => set_status.set("Link copied.".to_string()),
+                Err(e) => set_status.set(format!(
+                    "Could not copy ({e}); copy the address bar instead."
+                )),
+            }
+        });
+    };
+    view! {
+        <div class="link-bar">
+            <button type="button" data-testid="copy-link" on:click=copy>"Copy link"</button>
+            <span class="copy-status" role="status" data-testid="copy-status">{status}</span>
+        </div>
+        <Show when=move || notices.with(|n| !n.is_empty())>
+            <section class="notices" role="alert" data-testid="link-notices" aria-label="Problems with the link">
+                <p>"This link had values that could not be used:"</p>
+                <ul>
+                    {move || {
+                        notices
+                            .get()
+                            .into_iter()
+                            .map(|n| view! { <li data-param=n.param.clone()>{n.message}</li> })
+                            .collect_view()
+                    }}
+                </ul>
+                <button type="button" class="secondary small" on:click=move |_| notices.set(Vec::new())>
+                    "Dismiss"
+                </button>
+            </section>
+        </Show>
+    }
+}

@@ -1,0 +1,168 @@
+//! The operation: a shortcut or the book's notation, sizes, compute type.
+
+use leptos::prelude::*;
+use roofline_core::calc::{CalcInput, CalcView};
+use roofline_core::op::Shortcut;
+use roofline_core::DType;
+
+use super::field::TextField;
+
+/// Notation input with its parse error, a shortcut menu that fills it, one
+/// size field per dimension the notation names, and the compute data type.
+#[component]
+pub fn OpPanel(
+    /// The user's input; this panel edits `op_text`, `size_edits`, `compute`.
+    input: RwSignal<CalcInput>,
+    /// The evaluated view.
+    view: Memo<CalcView>,
+    /// Bumped when the whole input is replaced (a link, back / forward):
+    /// text fields are then re-created with the new values.
+    epoch: RwSignal<u32>,
+) -> impl IntoView {
+    let op_text = Memo::new(move |_| input.with(|i| i.op_text.clone()));
+    // The shortcut whose notation is in the box, if any.
+    let current_shortcut = move || {
+        let t = op_text.get();
+        Shortcut::ALL
+            .into_iter()
+            .find(|s| roofline_core::op::Operation::parse(&t).ok() == Some(s.operation()))
+            .map(|s| s.key())
+            .unwrap_or("")
+    };
+    // Bumped when a shortcut replaces the text, so the input is re-created.
+    let generation = RwSignal::new(0u32);
+    let notation_input = move || {
+        generation.track();
+        epoch.track();
+        let text = op_text.get_untracked();
+        view! {
+            <input
+                type="text"
+                class="notation"
+                spellcheck="false"
+                autocomplete="off"
+                data-testid="field-op"
+                value=text
+                aria-invalid=move || if view.with(|v| v.op_error.is_some()) { "true" } else { "false" }
+                aria-describedby="op-error"
+                on:input=move |ev| {
+                    let t = event_target_value(&ev);
+                    input.update(|i| i.op_text = t)
+                }
+            />
+        }
+    };
+    // Size fields follow the dimensions of the last valid operation.
+    let dims = Memo::new(move |prev: Option<&Vec<String>>| {
+        view.with(|v| match &v.op {
+            Some(op) => op.dims(),
+            None => prev.cloned().unwrap_or_default(),
+        })
+    });
+    let size_fields = move || {
+        generation.track();
+        epoch.track();
+        dims.get()
+            .into_iter()
+            .map(|dim| {
+                let id = format!("size-{dim}");
+                let initial = view.with_untracked(|v| {
+                    v.size_fields
+                        .iter()
+                        .find(|f| f.id == id)
+                        .map(|f| f.text.clone())
+                        .unwrap_or_default()
+                });
+                let id_err = id.clone();
+                let error = Signal::derive(move || {
+                    view.with(|v| {
+                        v.size_fields
+                            .iter()
+                            .find(|f| f.id == id_err)
+                            .and_then(|f| f.error.clone())
+                    })
+                });
+                let d = dim.clone();
+                let on_input = Callback::new(move |t: String| {
+                    input.update(|i| {
+                        i.size_edits.insert(d.clone(), t);
+                    })
+                });
+                view! {
+                    <TextField id=id label=dim.clone() initial=initial note=Signal::derive(String::new) error=error on_input=on_input />
+                }
+            })
+            .collect_view()
+    };
+    let compute_options = move || {
+        let selected = input.with(|i| i.compute);
+        view.with(|v| v.compute_options.clone())
+            .into_iter()
+            .map(|d| {
+                view! { <option value=d.name() selected=selected == Some(d)>{d.name()}</option> }
+            })
+            .collect_view()
+    };
+    view! {
+        <fieldset class="group">
+            <legend>"Operation"</legend>
+            <label class="field">
+                <span class="field-label">"Shortcut"</span>
+                <select
+                    data-testid="op-shortcut"
+                    on:change=move |ev| {
+                        let key = event_target_value(&ev);
+                        if let Some(s) = Shortcut::from_key(&key) {
+                            input.update(|i| {
+                                i.op_text = s.notation();
+                                for (k, v) in s.default_sizes() {
+                                    i.size_edits.insert(k, roofline_core::report::size_text(v));
+                                }
+                            });
+                            generation.update(|g| *g += 1);
+                        }
+                    }
+                >
+                    <option value="" selected=move || current_shortcut().is_empty()>"(your own notation)"</option>
+                    {Shortcut::ALL
+                        .into_iter()
+                        .map(|s| {
+                            view! {
+                                <option value=s.key() selected=move || current_shortcut() == s.key()>
+                                    {s.label()}
+                                </option>
+                            }
+                        })
+                        .collect_view()}
+                </select>
+            </label>
+            <label class="field">
+                <span class="field-label">"Notation"</span>
+                {notation_input}
+                <span class="field-note">"Like bf16[B,D] * int8[D,F] -> bf16[B,F]; + for elementwise."</span>
+                <span class="field-error" id="op-error" role="status" data-testid="error-op">
+                    {move || view.with(|v| v.op_error.clone().unwrap_or_default())}
+                </span>
+            </label>
+            <div class="sizes">{size_fields}</div>
+            <label class="field">
+                <span class="field-label">"Math runs at"</span>
+                <select
+                    data-testid="compute-select"
+                    on:change=move |ev| {
+                        let v = event_target_value(&ev);
+                        input.update(|i| i.compute = v.parse::<DType>().ok())
+                    }
+                >
+                    <option value="auto" selected=move || input.with(|i| i.compute.is_none())>
+                        "widest input type"
+                    </option>
+                    {compute_options}
+                </select>
+                <span class="field-error" role="status" data-testid="error-compute">
+                    {move || view.with(|v| v.compute_error.clone().unwrap_or_default())}
+                </span>
+            </label>
+        </fieldset>
+    }
+}
