@@ -5,7 +5,7 @@ use leptos::prelude::*;
 use roofline_charts::{batch_for, roofline_for_chip, BatchChart, RooflineChart};
 use roofline_core::calc::{evaluate, CalcInput, CalcView};
 use roofline_core::format;
-use roofline_core::state::{AppState, ChartScale};
+use roofline_core::state::{AppState, ChartScale, View};
 use roofline_core::url::{decode, encode, Decoded};
 
 use crate::components::batch_chart::BatchChartView;
@@ -15,6 +15,7 @@ use crate::components::derivation::Derivation;
 use crate::components::levels_panel::LevelsPanel;
 use crate::components::link_bar::LinkBar;
 use crate::components::op_panel::OpPanel;
+use crate::components::quiz_page::QuizPage;
 use crate::components::results::Results;
 use crate::components::roofline_chart::RooflineChartView;
 use crate::link;
@@ -132,24 +133,47 @@ pub fn App() -> impl IntoView {
             <p class="tagline">"The roofline model of “All About Rooflines”, computed in your browser."</p>
         </header>
         <LinkBar notices=notices />
+        <nav class="tabs" aria-label="Mode">
+            <button
+                type="button"
+                data-testid="tab-calc"
+                aria-pressed=move || if page.get() == View::Calculator { "true" } else { "false" }
+                on:click=move |_| page.set(View::Calculator)
+            >
+                "Calculator"
+            </button>
+            <button
+                type="button"
+                data-testid="tab-quiz"
+                aria-pressed=move || if page.get() == View::Quiz { "true" } else { "false" }
+                on:click=move |_| page.set(View::Quiz)
+            >
+                "Quiz"
+            </button>
+        </nav>
+        <Show
+            when=move || page.get() == View::Calculator
+            fallback=move || view! { <main><QuizPage quiz=quiz /></main> }
+        >
         <main class="layout">
-            <div class="inputs">
-                <form class="panel" aria-label="Inputs" on:submit=|ev| ev.prevent_default()>
-                    <ChipPanel input=input view=view epoch=epoch />
-                    <OpPanel input=input view=view epoch=epoch />
-                    <LevelsPanel input=input view=view epoch=epoch />
-                </form>
-            </div>
-            <div class="outputs">
-                <Results results=results stale=stale />
-                <section class="panel charts" aria-label="Charts">
-                    <RooflineChartView spec=roofline />
-                    <BatchChartView spec=batch pairs=pairs log=batch_log />
-                </section>
-                <Derivation results=results />
-                <CompareTable input=input />
-            </div>
-        </main>
+                <div class="inputs">
+                    <form class="panel" aria-label="Inputs" on:submit=|ev| ev.prevent_default()>
+                        <ChipPanel input=input view=view epoch=epoch />
+                        <OpPanel input=input view=view epoch=epoch />
+                        <LevelsPanel input=input view=view epoch=epoch />
+                    </form>
+                </div>
+                <div class="outputs">
+                    <Results results=results stale=stale />
+                    <section class="panel charts" aria-label="Charts">
+                        <RooflineChartView spec=roofline />
+                        <BatchChartView spec=batch pairs=pairs log=batch_log />
+                    </section>
+                    <Derivation results=results />
+                    <CompareTable input=input />
+                </div>
+            </main>
+        </Show>
         <footer class="foot">
             <p>
                 "Numbers come from the chapter’s model and each preset’s source (open “Edit the chip’s numbers”). Peaks are dense: sparse figures are shown but never used."

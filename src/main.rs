@@ -6,6 +6,7 @@ mod canvas;
 mod components;
 mod download;
 mod link;
+mod storage;
 
 fn main() {
     console_error_panic_hook::set_once();

@@ -589,3 +589,31 @@ fn texts_are_written_out() {
         }
     }
 }
+
+#[test]
+fn every_setup_opens_in_the_calculator_without_notices() {
+    use roofline_core::state::{AppState, CalcState, View};
+    use roofline_core::url::{decode, encode};
+    for id in roofline_core::quiz::ids() {
+        for seed in [0, 7, 12345] {
+            let q = roofline_core::quiz::question(id, seed).unwrap();
+            for part in &q.parts {
+                let state = AppState {
+                    view: View::Calculator,
+                    calc: CalcState::from_setup(q.calc_for(&part.id)),
+                    ..AppState::default()
+                };
+                let link = encode(&state);
+                let d = decode(&link);
+                assert!(
+                    d.notices.is_empty(),
+                    "{id}/{seed}/{}: {link} {:?}",
+                    part.id,
+                    d.notices
+                );
+                assert_eq!(d.state.calc, state.calc, "{id}/{seed}");
+                d.state.calc.scenario().unwrap();
+            }
+        }
+    }
+}

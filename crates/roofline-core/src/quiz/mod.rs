@@ -28,6 +28,7 @@
 
 mod answer;
 mod bank;
+pub mod progress;
 
 use std::fmt;
 
