@@ -1,0 +1,446 @@
+// Roofline Lab benchmark: measures a release build in dist/ and prints the
+// figures as a table and as JSON (bench/out/bench-<commit>.json), so two
+// commits can be compared.
+//
+//   node bench/bench.mjs [DIST]             measure DIST (default: $BENCH_DIST or dist/)
+//   node bench/bench.mjs --compare A.json B.json   print B minus A
+//
+// Figures:
+//   - gzip size (level 9) of each html/js/wasm/css file in DIST and the total
+//     (the same files and level as tests/size-budget.mjs);
+//   - headless Chromium (playwright-core): time from navigation to the first
+//     chart drawn (the first `roofline:drawn` performance mark), median over
+//     fresh page loads;
+//   - input -> both charts redrawn: an in-page script edits the HBM bandwidth
+//     field and times from just before the 'input' event to the later of the
+//     two new `roofline:drawn` / `batch:drawn` marks (median and p95), and to
+//     the next animation frame after both;
+//   - Lighthouse 12.2.3 (mobile, its default) scores for performance,
+//     accessibility, best practices and SEO, with FCP, LCP and TBT. A failed
+//     run is reported and recorded as `lighthouse: null`.
+//
+// Options (environment): BENCH_DIST, BENCH_OUT (output folder, default
+// bench/out), BENCH_LOADS (page loads, default 7, at least 5), BENCH_INPUTS
+// (input changes, default 60, at least 50), BENCH_LH_RUNS (Lighthouse runs,
+// default 1; with more, each figure is the median), BENCH_SKIP_LIGHTHOUSE=1,
+// CHROMIUM (browser binary, default /usr/bin/chromium).
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { startServer, launchBrowser, openPage, waitForDraw, root } from '../tests/e2e/harness.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const intEnv = (name, dflt, min) => {
+  const v = Number.parseInt(process.env[name] ?? '', 10);
+  return Math.max(min, Number.isFinite(v) ? v : dflt);
+};
+
+// ---------------------------------------------------------------- helpers
+
+const median = (xs) => quantile(xs, 0.5);
+/** Linear-interpolated quantile (q in [0, 1]) of a non-empty list. */
+function quantile(xs, q) {
+  if (xs.length === 0) return null;
+  const s = [...xs].sort((a, b) => a - b);
+  const pos = (s.length - 1) * q;
+  const lo = Math.floor(pos);
+  const hi = Math.ceil(pos);
+  return s[lo] + (s[hi] - s[lo]) * (pos - lo);
+}
+const round = (x, d = 2) => (x == null ? null : Math.round(x * 10 ** d) / 10 ** d);
+const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+const ms = (x) => (x == null ? '-' : `${x.toFixed(1)} ms`);
+
+function table(rows) {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => String(r[i]).length)));
+  return rows
+    .map((r) => r.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join('  '))
+    .join('\n');
+}
+
+function git(...args) {
+  try {
+    return execFileSync('git', ['-C', root, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return null;
+  }
+}
+
+// ---------------------------------------------------------------- sizes
+
+function sizes(dir) {
+  const names = fs.readdirSync(dir).filter((f) => /\.(html|js|wasm|css)$/.test(f)).sort();
+  if (names.length === 0) throw new Error(`no html/js/wasm/css files in ${dir}: build first`);
+  const files = names.map((name) => {
+    const raw = fs.readFileSync(path.join(dir, name));
+    return { name, raw: raw.length, gzip: zlib.gzipSync(raw, { level: 9 }).length };
+  });
+  return { files, total_gzip: files.reduce((a, f) => a + f.gzip, 0) };
+}
+
+// ---------------------------------------------------------------- Chromium timings
+
+/** Navigation -> first `roofline:drawn` mark, over `loads` fresh contexts. */
+async function firstChart(browser, url, loads) {
+  const runs = [];
+  const both = [];
+  const problems = [];
+  for (let i = 0; i < loads; i++) {
+    const { page, context, problems: p } = await openPage(browser, url);
+    try {
+      await page.waitForFunction(
+        () => performance.getEntriesByName('roofline:drawn').length > 0
+          && performance.getEntriesByName('batch:drawn').length > 0,
+        null,
+        { timeout: 30000 },
+      );
+      const t = await page.evaluate(() => ({
+        roofline: performance.getEntriesByName('roofline:drawn')[0].startTime,
+        batch: performance.getEntriesByName('batch:drawn')[0].startTime,
+      }));
+      runs.push(round(t.roofline));
+      both.push(round(Math.max(t.roofline, t.batch)));
+      problems.push(...p);
+    } finally {
+      await context.close();
+    }
+  }
+  return { median: round(median(runs)), runs, both_charts_median: round(median(both)), problems };
+}
+
+/**
+ * Input -> both charts redrawn. Opens the chip numbers, then in the page edits
+ * the HBM bandwidth `n` times (after `warmup` untimed edits), each time
+ * waiting for both canvases' data-draws to rise.
+ */
+async function redraw(browser, url, n, warmup) {
+  const { page, context, problems } = await openPage(browser, url);
+  try {
+    await waitForDraw(page, 'roofline-canvas');
+    await waitForDraw(page, 'batch-canvas');
+    await page.click('.chip-numbers summary');
+    await page.waitForSelector('[data-testid="field-bw-hbm"]', { state: 'visible' });
+    const res = await page.evaluate(async ([count, skip]) => {
+      const input = document.querySelector('[data-testid="field-bw-hbm"]');
+      const canvases = ['roofline', 'batch'].map((name) => ({
+        name,
+        el: document.querySelector(`[data-testid="${name}-canvas"]`),
+      }));
+      const draws = (c) => Number(c.el.getAttribute('data-draws') ?? 0);
+      const frame = () => new Promise((r) => requestAnimationFrame(() => r(performance.now())));
+      const values = ['8.2e11', '9e11', '1e12', '1.1e12', '1.2e12', '1.35e12', '1.5e12', '1.64e12'];
+      const drawn = [];
+      const toFrame = [];
+      let extraDraws = 0;
+      for (let i = 0; i < count + skip; i++) {
+        // Let the previous frame finish so edits do not overlap.
+        await frame();
+        await frame();
+        const before = canvases.map(draws);
+        const marksBefore = canvases.map((c) => performance.getEntriesByName(`${c.name}:drawn`).length);
+        let value = values[i % values.length];
+        if (value === input.value) value = values[(i + 1) % values.length];
+        const done = new Promise((resolve, reject) => {
+          const check = () => canvases.every((c, k) => draws(c) > before[k]);
+          const obs = new MutationObserver(() => {
+            if (check()) { obs.disconnect(); clearTimeout(timer); resolve(); }
+          });
+          const timer = setTimeout(() => {
+            obs.disconnect();
+            reject(new Error(`edit ${i} (${value}): charts not redrawn within 5 s `
+              + `(draws ${before} -> ${canvases.map(draws)})`));
+          }, 5000);
+          for (const c of canvases) obs.observe(c.el, { attributes: true, attributeFilter: ['data-draws'] });
+        });
+        const t0 = performance.now();
+        input.value = value;
+        input.dispatchEvent(new Event('input', { bubbles: true }));
+        // The app may draw synchronously in the handler, before the observer
+        // is notified; the observer still gets the mutation records.
+        await done;
+        const marks = canvases.map((c, k) => {
+          const all = performance.getEntriesByName(`${c.name}:drawn`);
+          extraDraws += all.length - marksBefore[k] - 1;
+          return all[all.length - 1].startTime;
+        });
+        const end = Math.max(...marks);
+        const next = await frame();
+        if (i >= skip) {
+          drawn.push(end - t0);
+          toFrame.push(next - t0);
+        }
+      }
+      const error = document.querySelector('[data-testid="error-bw-hbm"]')?.textContent ?? '';
+      return { drawn, toFrame, extraDraws, error };
+    }, [n, warmup]);
+    if (res.error) throw new Error(`the HBM field reports an error: ${res.error}`);
+    return {
+      median: round(median(res.drawn), 3),
+      p95: round(quantile(res.drawn, 0.95), 3),
+      n: res.drawn.length,
+      max: round(Math.max(...res.drawn), 3),
+      samples: res.drawn.map((x) => round(x, 2)),
+      to_next_frame: { median: round(median(res.toFrame), 3), p95: round(quantile(res.toFrame, 0.95), 3) },
+      extra_draws: res.extraDraws,
+      problems,
+    };
+  } finally {
+    await context.close();
+  }
+}
+
+// ---------------------------------------------------------------- Lighthouse
+
+async function lighthouseRun(url) {
+  const { default: lighthouse } = await import('lighthouse');
+  const chromeLauncher = await import('chrome-launcher');
+  const chrome = await chromeLauncher.launch({
+    chromePath: CHROMIUM,
+    chromeFlags: [
+      '--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+      '--no-first-run', '--disable-quic',
+    ],
+    logLevel: 'silent',
+    handleSIGINT: true,
+  });
+  try {
+    const result = await lighthouse(url, {
+      port: chrome.port,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'],
+    });
+    const lhr = result?.lhr;
+    if (!lhr) throw new Error('Lighthouse returned no result');
+    if (lhr.runtimeError) throw new Error(`${lhr.runtimeError.code}: ${lhr.runtimeError.message}`);
+    const score = (id) => {
+      const s = lhr.categories[id]?.score;
+      if (s == null) throw new Error(`no ${id} score`);
+      return Math.round(s * 100);
+    };
+    const num = (id) => {
+      const v = lhr.audits[id]?.numericValue;
+      if (v == null) throw new Error(`no ${id} value: ${lhr.audits[id]?.errorMessage ?? 'missing audit'}`);
+      return Math.round(v);
+    };
+    // Lighthouse must not reach past loopback: list any request that did.
+    const external = (lhr.audits['network-requests']?.details?.items ?? [])
+      .map((it) => it.url)
+      .filter((u) => /^(https?|wss?):/.test(u) && !/^[a-z]+:\/\/(127\.0\.0\.1|localhost|\[::1\])[:/]/.test(u));
+    return {
+      version: lhr.lighthouseVersion,
+      form_factor: lhr.configSettings.formFactor,
+      performance: score('performance'),
+      accessibility: score('accessibility'),
+      best_practices: score('best-practices'),
+      seo: score('seo'),
+      fcp_ms: num('first-contentful-paint'),
+      lcp_ms: num('largest-contentful-paint'),
+      tbt_ms: num('total-blocking-time'),
+      warnings: [...(lhr.runWarnings ?? []), ...external.map((u) => `request left loopback: ${u}`)],
+      external_requests: external.length,
+      failed_audits: Object.values(lhr.audits)
+        .filter((a) => a.score !== null && a.score < 1 && a.scoreDisplayMode === 'binary')
+        .map((a) => a.id),
+    };
+  } finally {
+    await chrome.kill();
+  }
+}
+
+async function lighthouseFigures(url, runs) {
+  const all = [];
+  for (let i = 0; i < runs; i++) all.push(await lighthouseRun(url));
+  if (all.length === 1) return all[0];
+  const out = { ...all[0], runs: all.length };
+  for (const k of ['performance', 'accessibility', 'best_practices', 'seo', 'fcp_ms', 'lcp_ms', 'tbt_ms']) {
+    out[k] = Math.round(median(all.map((r) => r[k])));
+  }
+  out.warnings = [...new Set(all.flatMap((r) => r.warnings))];
+  out.failed_audits = [...new Set(all.flatMap((r) => r.failed_audits))];
+  out.external_requests = Math.max(...all.map((r) => r.external_requests));
+  return out;
+}
+
+// ---------------------------------------------------------------- report
+
+function printReport(r) {
+  console.log(`\nRoofline Lab bench — commit ${r.commit}${r.dirty ? ' (uncommitted changes)' : ''}, ${r.date}`);
+  console.log(`dist: ${r.dist}\n`);
+  console.log(table([
+    ['file', 'raw', 'gzip'],
+    ...r.sizes.files.map((f) => [f.name, `${f.raw} B`, `${f.gzip} B`]),
+    ['total', `${r.sizes.files.reduce((a, f) => a + f.raw, 0)} B`, `${r.sizes.total_gzip} B (${kb(r.sizes.total_gzip)})`],
+  ]));
+  console.log();
+  const rows = [['headless Chromium', 'median', 'p95', 'n']];
+  if (r.first_chart_ms) {
+    rows.push(['navigation -> first chart drawn', ms(r.first_chart_ms.median), '-', r.first_chart_ms.runs.length]);
+    rows.push(['navigation -> both charts drawn', ms(r.first_chart_ms.both_charts_median), '-', r.first_chart_ms.runs.length]);
+  } else {
+    rows.push(['navigation -> first chart drawn', 'failed', '-', 0]);
+  }
+  if (r.redraw_ms) {
+    rows.push(['input -> both charts redrawn', ms(r.redraw_ms.median), ms(r.redraw_ms.p95), r.redraw_ms.n]);
+    rows.push(['input -> next frame after both', ms(r.redraw_ms.to_next_frame.median), ms(r.redraw_ms.to_next_frame.p95), r.redraw_ms.n]);
+  } else {
+    rows.push(['input -> both charts redrawn', 'failed', '-', 0]);
+  }
+  console.log(table(rows));
+  if (r.first_chart_ms) console.log(`first chart runs: ${r.first_chart_ms.runs.map((x) => x.toFixed(1)).join(', ')} ms`);
+  console.log();
+  const lh = r.lighthouse;
+  if (lh) {
+    console.log(`Lighthouse ${lh.version} (${lh.form_factor}${lh.runs ? `, median of ${lh.runs} runs` : ''})`);
+    console.log(table([
+      ['performance', 'accessibility', 'best practices', 'SEO', 'FCP', 'LCP', 'TBT'],
+      [lh.performance, lh.accessibility, lh.best_practices, lh.seo, `${lh.fcp_ms} ms`, `${lh.lcp_ms} ms`, `${lh.tbt_ms} ms`],
+    ]));
+    if (lh.failed_audits.length) console.log(`audits not passed: ${lh.failed_audits.join(', ')}`);
+    for (const w of lh.warnings) console.log(`warning: ${w}`);
+  } else {
+    console.log(`Lighthouse: no figures${r.lighthouse_error ? ` (${r.lighthouse_error})` : ''}`);
+  }
+}
+
+// ---------------------------------------------------------------- compare
+
+function flatten(r) {
+  const f = {};
+  for (const file of r.sizes?.files ?? []) f[`gzip ${file.name.replace(/-[0-9a-f]{16}(?=[._])/, '')}`] = file.gzip;
+  f['gzip total (B)'] = r.sizes?.total_gzip;
+  f['first chart median (ms)'] = r.first_chart_ms?.median;
+  f['redraw median (ms)'] = r.redraw_ms?.median;
+  f['redraw p95 (ms)'] = r.redraw_ms?.p95;
+  f['redraw to next frame median (ms)'] = r.redraw_ms?.to_next_frame?.median;
+  const lh = r.lighthouse;
+  f['lighthouse performance'] = lh?.performance;
+  f['lighthouse accessibility'] = lh?.accessibility;
+  f['lighthouse best practices'] = lh?.best_practices;
+  f['lighthouse SEO'] = lh?.seo;
+  f['lighthouse FCP (ms)'] = lh?.fcp_ms;
+  f['lighthouse LCP (ms)'] = lh?.lcp_ms;
+  f['lighthouse TBT (ms)'] = lh?.tbt_ms;
+  return f;
+}
+
+function compare(fileA, fileB) {
+  const a = JSON.parse(fs.readFileSync(fileA, 'utf8'));
+  const b = JSON.parse(fs.readFileSync(fileB, 'utf8'));
+  const fa = flatten(a);
+  const fb = flatten(b);
+  const keys = [...new Set([...Object.keys(fa), ...Object.keys(fb)])];
+  const show = (v) => (v == null ? '-' : String(round(v, 2)));
+  const rows = [['figure', `A ${a.commit}`, `B ${b.commit}`, 'B - A', 'change']];
+  for (const k of keys) {
+    const x = fa[k];
+    const y = fb[k];
+    const both = x != null && y != null;
+    const d = both ? y - x : null;
+    rows.push([k, show(x), show(y), d == null ? '-' : `${d > 0 ? '+' : ''}${show(d)}`,
+      both && x !== 0 ? `${d > 0 ? '+' : ''}${((d / x) * 100).toFixed(1)}%` : '-']);
+  }
+  console.log(`A: ${fileA} (${a.date})\nB: ${fileB} (${b.date})\n`);
+  console.log(table(rows));
+  console.log('\nSizes and times: lower is better. Lighthouse scores: higher is better.');
+}
+
+// ---------------------------------------------------------------- main
+
+async function main() {
+  const args = process.argv.slice(2);
+  if (args[0] === '--compare') {
+    if (args.length !== 3) {
+      console.error('usage: node bench/bench.mjs --compare A.json B.json');
+      process.exit(2);
+    }
+    compare(args[1], args[2]);
+    return;
+  }
+  const dist = path.resolve(args[0] ?? process.env.BENCH_DIST ?? path.join(root, 'dist'));
+  const outDir = path.resolve(process.env.BENCH_OUT ?? path.join(here, 'out'));
+  const loads = intEnv('BENCH_LOADS', 7, 5);
+  const inputs = intEnv('BENCH_INPUTS', 60, 50);
+  const lhRuns = intEnv('BENCH_LH_RUNS', 1, 1);
+
+  const report = {
+    commit: git('rev-parse', '--short', 'HEAD') ?? 'unknown',
+    dirty: (git('status', '--porcelain', '--untracked-files=no') ?? '') !== '',
+    date: new Date().toISOString(),
+    dist,
+    sizes: sizes(dist),
+    first_chart_ms: null,
+    redraw_ms: null,
+    lighthouse: null,
+    environment: { node: process.version, cpus: (await import('node:os')).cpus().length },
+  };
+  let failed = false;
+  const chromiumFigures = async (rep, url) => {
+    const browser = await launchBrowser();
+    try {
+      rep.environment.chromium = browser.version();
+      console.error(`[bench] first chart: ${loads} fresh page loads`);
+      try {
+        const fc = await firstChart(browser, url, loads);
+        for (const p of fc.problems) console.error(`[bench] page problem: ${p}`);
+        delete fc.problems;
+        rep.first_chart_ms = fc;
+      } catch (e) {
+        failed = true;
+        console.error(`[bench] first chart failed: ${e.stack ?? e}`);
+      }
+      console.error(`[bench] redraw: ${inputs} input changes (after 5 untimed)`);
+      try {
+        const rd = await redraw(browser, url, inputs, 5);
+        for (const p of rd.problems) console.error(`[bench] page problem: ${p}`);
+        delete rd.problems;
+        rep.redraw_ms = rd;
+      } catch (e) {
+        failed = true;
+        console.error(`[bench] redraw failed: ${e.stack ?? e}`);
+      }
+    } finally {
+      await browser.close();
+    }
+  };
+  const server = await startServer(dist);
+  try {
+    try {
+      await chromiumFigures(report, server.url);
+    } catch (e) {
+      failed = true;
+      console.error(`[bench] Chromium failed: ${e.stack ?? e}`);
+    }
+    if (process.env.BENCH_SKIP_LIGHTHOUSE === '1') {
+      report.lighthouse_error = 'skipped (BENCH_SKIP_LIGHTHOUSE=1)';
+    } else {
+      console.error(`[bench] Lighthouse (mobile)${lhRuns > 1 ? `, ${lhRuns} runs` : ''}`);
+      try {
+        report.lighthouse = await lighthouseFigures(server.url, lhRuns);
+      } catch (e) {
+        report.lighthouse = null;
+        report.lighthouse_error = String(e?.message ?? e);
+        console.error(`[bench] Lighthouse failed: ${e.stack ?? e}`);
+      }
+    }
+  } finally {
+    await server.close();
+  }
+
+  printReport(report);
+  fs.mkdirSync(outDir, { recursive: true });
+  const out = path.join(outDir, `bench-${report.commit}.json`);
+  fs.writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
+  const rel = path.relative(process.cwd(), out);
+  console.log(`\nJSON: ${rel.startsWith('..') ? out : rel}`);
+  if (failed) process.exitCode = 1;
+}
+
+main().catch((e) => {
+  console.error(e.stack ?? e);
+  process.exit(1);
+});
