@@ -67,18 +67,21 @@ pub fn App() -> impl IntoView {
     // Write it to the address: typing replaces the entry; a change more than
     // 1.5 s after the last new entry makes a new one (back / forward).
     let last_push = StoredValue::new(f64::NEG_INFINITY);
-    let restoring = StoredValue::new(false);
+    // The first write only puts the canonical form of the opening link in
+    // place: it replaces, like a restore.
+    let restoring = StoredValue::new(true);
     Effect::new(move |_| {
         let q = app_state.with(encode);
+        let restore = restoring.get_value();
+        restoring.set_value(false);
         if q == link::current_query() {
             return;
         }
         let now = link::now_ms();
-        let push = !restoring.get_value() && now - last_push.get_value() > 1500.0;
+        let push = !restore && now - last_push.get_value() > 1500.0;
         if push {
             last_push.set_value(now);
         }
-        restoring.set_value(false);
         link::write_query(&q, push);
     });
     // Back / forward: load the state of that entry.
@@ -118,12 +121,7 @@ pub fn App() -> impl IntoView {
             let Some(s) = &v.scenario else {
                 return Err("Nothing to draw yet.".to_string());
             };
-            let dim = v
-                .analysis
-                .as_ref()
-                .and_then(|a| a.small_dim.clone())
-                .unwrap_or_else(|| "B".to_string());
-            batch_for(s, &dim, &pairs, log).map_err(|e| e.to_string())
+            batch_for(s, &v.batch_dim, &pairs, log).map_err(|e| e.to_string())
         })
     });
 
@@ -167,7 +165,7 @@ pub fn App() -> impl IntoView {
                     <Results results=results stale=stale />
                     <section class="panel charts" aria-label="Charts">
                         <RooflineChartView spec=roofline />
-                        <BatchChartView spec=batch pairs=pairs log=batch_log />
+                        <BatchChartView spec=batch pairs=pairs log=batch_log input=input view=results />
                     </section>
                     <Derivation results=results />
                     <CompareTable input=input />

@@ -3,6 +3,7 @@
 use leptos::html::Canvas;
 use leptos::prelude::*;
 use roofline_charts::{batch_csv, draw_batch, to_svg, BatchChart, Theme};
+use roofline_core::calc::{CalcInput, CalcView};
 use roofline_core::input::parse_positive;
 
 use crate::canvas::{draw_on, theme};
@@ -19,6 +20,10 @@ pub fn BatchChartView(
     pairs: RwSignal<Vec<(f64, f64)>>,
     /// Log axes (true) or linear (false).
     log: RwSignal<bool>,
+    /// The calculator input (this component sets `batch_dim`).
+    input: RwSignal<CalcInput>,
+    /// The evaluated view (the dimensions to choose from).
+    view: Memo<CalcView>,
 ) -> impl IntoView {
     let canvas_ref = NodeRef::<Canvas>::new();
     let (error, set_error) = signal(None::<String>);
@@ -141,6 +146,27 @@ pub fn BatchChartView(
                 <span class="field-error" role="status">{pair_error}</span>
             </div>
             <div class="actions">
+                <label class="field inline">
+                    <span class="field-label">"Sweep"</span>
+                    <select
+                        data-testid="batch-dim"
+                        prop:value=move || view.with(|v| v.batch_dim.clone())
+                        on:change=move |ev| {
+                            let d = event_target_value(&ev);
+                            input.update(|i| i.batch_dim = Some(d))
+                        }
+                    >
+                        {move || {
+                            let (opts, sel) = view.with(|v| (v.dim_options.clone(), v.batch_dim.clone()));
+                            opts.into_iter()
+                                .map(|d| {
+                                    let selected = d == sel;
+                                    view! { <option value=d.clone() selected=selected>{d.clone()}</option> }
+                                })
+                                .collect_view()
+                        }}
+                    </select>
+                </label>
                 <label class="check">
                     <input type="checkbox" data-testid="batch-log" prop:checked=log
                         on:change=move |ev| log.set(event_target_checked(&ev)) />

@@ -43,9 +43,9 @@ pub fn ChipPanel(
     let chip_id = Memo::new(move |_| input.with(|i| i.chip.clone()));
     let generation = RwSignal::new(0u32);
     let fields = move || {
-        chip_id.track();
-        generation.track();
-        epoch.track();
+        let _chip = chip_id.get();
+        let _ = generation.get();
+        let _ = epoch.get();
         let initial = view.with_untracked(|v| v.chip_fields.clone());
         initial
             .into_iter()
@@ -93,6 +93,7 @@ pub fn ChipPanel(
                 <span class="field-label">"Preset"</span>
                 <select
                     data-testid="chip-select"
+                    prop:value=move || input.with(|i| i.chip.clone())
                     on:change=move |ev| {
                         let id = event_target_value(&ev);
                         input.update(|i| {

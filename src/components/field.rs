@@ -33,7 +33,7 @@ pub fn TextField(
                 spellcheck="false"
                 autocomplete="off"
                 data-testid=format!("field-{id}")
-                value=initial
+                prop:value=initial
                 aria-invalid=move || if error.get().is_some() { "true" } else { "false" }
                 aria-describedby=err_id2
                 on:input=move |ev| on_input.run(event_target_value(&ev))

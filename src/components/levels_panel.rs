@@ -34,6 +34,7 @@ pub fn LevelsPanel(
                 <span class="field-label">"Bandwidth 1 (results)"</span>
                 <select
                     data-testid="level1-select"
+                    prop:value=move || view.with(|v| v.level1.key())
                     on:change=move |ev| {
                         if let Some(k) = LevelKind::from_key(&event_target_value(&ev)) {
                             input.update(|i| i.level1 = k)
@@ -47,6 +48,7 @@ pub fn LevelsPanel(
                 <span class="field-label">"Bandwidth 2 (chart only)"</span>
                 <select
                     data-testid="level2-select"
+                    prop:value=move || view.with(|v| v.level2.map_or("none", |l| l.key()))
                     on:change=move |ev| {
                         let k = LevelKind::from_key(&event_target_value(&ev));
                         input.update(|i| i.level2 = k)
@@ -59,14 +61,14 @@ pub fn LevelsPanel(
             <label class="field">
                 <span class="field-label">"Chips sharing the summed dimension"</span>
                 {move || {
-                    epoch.track();
+                    let _ = epoch.get();
                     let initial = input.with_untracked(|i| i.chips.clone());
                     view! {
                         <input
                             type="text"
                             inputmode="numeric"
                             data-testid="field-chips"
-                            value=initial
+                            prop:value=initial
                             aria-describedby="chips-error"
                             on:input=move |ev| {
                                 let t = event_target_value(&ev);
@@ -84,6 +86,12 @@ pub fn LevelsPanel(
                 <span class="field-label">"Link between chips"</span>
                 <select
                     data-testid="link-select"
+                    prop:value=move || {
+                        input
+                            .with(|i| i.link)
+                            .or_else(|| view.with(|v| v.link_options.first().copied()))
+                            .map_or("", |l| l.key())
+                    }
                     on:change=move |ev| {
                         let k = LevelKind::from_key(&event_target_value(&ev));
                         input.update(|i| i.link = k)
@@ -92,6 +100,27 @@ pub fn LevelsPanel(
                     {move || {
                         let sel = input.with(|i| i.link).or_else(|| view.with(|v| v.link_options.first().copied()));
                         options(sel, true)
+                    }}
+                </select>
+            </label>
+            <label class="field">
+                <span class="field-label">"Dimension split over the chips"</span>
+                <select
+                    data-testid="shard-select"
+                    prop:value=move || view.with(|v| v.shard.clone().unwrap_or_default())
+                    on:change=move |ev| {
+                        let d = event_target_value(&ev);
+                        input.update(|i| i.shard = Some(d))
+                    }
+                >
+                    {move || {
+                        let (opts, sel) = view.with(|v| (v.shard_options.clone(), v.shard.clone()));
+                        opts.into_iter()
+                            .map(|d| {
+                                let selected = sel.as_deref() == Some(d.as_str());
+                                view! { <option value=d.clone() selected=selected>{d.clone()}</option> }
+                            })
+                            .collect_view()
                     }}
                 </select>
             </label>

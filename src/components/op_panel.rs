@@ -32,8 +32,8 @@ pub fn OpPanel(
     // Bumped when a shortcut replaces the text, so the input is re-created.
     let generation = RwSignal::new(0u32);
     let notation_input = move || {
-        generation.track();
-        epoch.track();
+        let _ = generation.get();
+        let _ = epoch.get();
         let text = op_text.get_untracked();
         view! {
             <input
@@ -42,7 +42,7 @@ pub fn OpPanel(
                 spellcheck="false"
                 autocomplete="off"
                 data-testid="field-op"
-                value=text
+                prop:value=text
                 aria-invalid=move || if view.with(|v| v.op_error.is_some()) { "true" } else { "false" }
                 aria-describedby="op-error"
                 on:input=move |ev| {
@@ -60,8 +60,8 @@ pub fn OpPanel(
         })
     });
     let size_fields = move || {
-        generation.track();
-        epoch.track();
+        let _ = generation.get();
+        let _ = epoch.get();
         dims.get()
             .into_iter()
             .map(|dim| {
@@ -110,6 +110,7 @@ pub fn OpPanel(
                 <span class="field-label">"Shortcut"</span>
                 <select
                     data-testid="op-shortcut"
+                    prop:value=move || current_shortcut().to_string()
                     on:change=move |ev| {
                         let key = event_target_value(&ev);
                         if let Some(s) = Shortcut::from_key(&key) {
@@ -149,6 +150,7 @@ pub fn OpPanel(
                 <span class="field-label">"Math runs at"</span>
                 <select
                     data-testid="compute-select"
+                    prop:value=move || input.with(|i| i.compute.map_or("auto", |d| d.name()).to_string())
                     on:change=move |ev| {
                         let v = event_target_value(&ev);
                         input.update(|i| i.compute = v.parse::<DType>().ok())

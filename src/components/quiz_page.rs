@@ -59,7 +59,7 @@ pub fn QuizPage(
             .collect_view()
     };
     let body = move || {
-        generation.track();
+        let _ = generation.get();
         let Some(q) = current.get() else {
             return view! { <p>"No such question."</p> }.into_any();
         };

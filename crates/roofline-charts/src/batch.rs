@@ -10,6 +10,7 @@ use roofline_core::analysis::{CriticalSize, Scenario};
 use roofline_core::sweep::{lin_space, log_space, Sweep};
 use roofline_core::{format, CoreError};
 
+use crate::roofline::{check_log_range, decades};
 use crate::{PlotFrame, Theme};
 
 /// One curve of the batch chart.
@@ -198,7 +199,18 @@ pub fn draw_batch<DB: DrawingBackend>(
 ) -> Result<PlotFrame, String> {
     area.fill(&theme.background).map_err(err)?;
     let (xlo, xhi) = chart.x_range;
-    if !(xlo > 0.0 && xhi > xlo && chart.peak > 0.0 && xhi.is_finite()) {
+    let finite_points = chart.series.iter().all(|s| {
+        s.points
+            .iter()
+            .all(|p| p.0.is_finite() && p.1.is_finite() && p.1 > 0.0)
+    });
+    if !(xlo > 0.0
+        && xhi > xlo
+        && chart.peak > 0.0
+        && xhi.is_finite()
+        && chart.peak.is_finite()
+        && finite_points)
+    {
         return Err("the chart has no valid range".to_string());
     }
     let px = |v: f64| (v * scale).round() as i32;
@@ -216,11 +228,8 @@ pub fn draw_batch<DB: DrawingBackend>(
     let frame = if chart.log {
         let ylo = 10f64.powf(ymin.log10().floor());
         let yhi = 10f64.powf((chart.peak.log10() + 0.35).ceil());
-        let decades = |lo: f64, hi: f64| -> Vec<f64> {
-            (lo.log10().ceil() as i32..=hi.log10().floor() as i32)
-                .map(|e| 10f64.powi(e))
-                .collect()
-        };
+        check_log_range("throughputs", ylo, yhi)?;
+        check_log_range("sizes", xlo, xhi)?;
         let mut ctx = ChartBuilder::on(area)
             .margin_top(px(12.0))
             .margin_right(px(20.0))

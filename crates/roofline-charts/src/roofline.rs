@@ -98,9 +98,26 @@ impl PlotFrame {
     }
 }
 
-fn decades(lo: f64, hi: f64) -> Vec<f64> {
+/// Powers of ten between `lo` and `hi` for tick marks: at most about a
+/// dozen (every k-th decade on very wide ranges), none for a bad range.
+pub(crate) fn decades(lo: f64, hi: f64) -> Vec<f64> {
+    if !(lo.is_finite() && hi.is_finite() && lo > 0.0 && hi > lo) {
+        return Vec::new();
+    }
     let (a, b) = (lo.log10().ceil() as i32, hi.log10().floor() as i32);
-    (a..=b).map(|e| 10f64.powi(e)).collect()
+    let step = ((b - a) / 12 + 1).max(1) as usize;
+    (a..=b).step_by(step).map(|e| 10f64.powi(e)).collect()
+}
+
+/// Checks a log axis range can be drawn: positive, finite, ordered.
+pub(crate) fn check_log_range(what: &str, lo: f64, hi: f64) -> Result<(), String> {
+    if lo.is_finite() && hi.is_finite() && lo > 0.0 && hi > lo && lo >= f64::MIN_POSITIVE {
+        Ok(())
+    } else {
+        Err(format!(
+            "The {what} are outside the range this chart can draw."
+        ))
+    }
 }
 
 fn err<E: std::fmt::Display>(e: E) -> String {
@@ -121,6 +138,8 @@ pub fn draw_roofline<DB: DrawingBackend>(
         return Err("the chart has no valid range".to_string());
     }
     let (ylo, yhi) = chart.y_range();
+    check_log_range("throughputs", ylo, yhi)?;
+    check_log_range("intensities", xlo, xhi)?;
     let px = |v: f64| (v * scale).round() as i32;
     let font = |size: f64| ("sans-serif", size * scale).into_font();
     let text_style = |size: f64, c: RGBColor| TextStyle {

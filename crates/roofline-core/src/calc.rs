@@ -39,6 +39,10 @@ pub struct CalcInput {
     pub chips: String,
     /// The link between chips for the network case.
     pub link: Option<LevelKind>,
+    /// The summed dimension split over chips; `None` = `D`, else the first.
+    pub shard: Option<String>,
+    /// The dimension the batch chart sweeps; `None` = `B`, else the first.
+    pub batch_dim: Option<String>,
 }
 
 impl Default for CalcInput {
@@ -54,6 +58,8 @@ impl Default for CalcInput {
             level2: Some(LevelKind::Vmem),
             chips: "1".to_string(),
             link: None,
+            shard: None,
+            batch_dim: None,
         }
     }
 }
@@ -115,6 +121,14 @@ pub struct CalcView {
     pub chips_error: Option<String>,
     /// Links the chip has for the network case.
     pub link_options: Vec<LevelKind>,
+    /// Summed dimensions that can be split over chips.
+    pub shard_options: Vec<String>,
+    /// The dimension split over chips.
+    pub shard: Option<String>,
+    /// Every dimension of the operation (for the batch chart's sweep).
+    pub dim_options: Vec<String>,
+    /// The dimension the batch chart sweeps.
+    pub batch_dim: String,
     /// The scenario, if every field is valid.
     pub scenario: Option<Scenario>,
     /// The analysis against level 1.
@@ -141,6 +155,28 @@ fn apply_edits(input: &CalcInput, fields: &mut Vec<Field>) -> Result<Chip, CoreE
         ))
     })?;
     let mut ok = true;
+    // A peak or level the preset lacks, typed by the user (or from a link),
+    // gets its own field: add it first, then read the text like the others.
+    for d in input.peak_edits.keys() {
+        if chip.peak_entry(*d).is_none() {
+            chip.peaks.push(crate::hardware::Peak {
+                dtype: *d,
+                dense: f64::NAN,
+                sparse: None,
+                source: crate::hardware::USER.to_string(),
+            });
+        }
+    }
+    for k in input.bw_edits.keys() {
+        if chip.level(*k).is_err() {
+            chip.levels.push(crate::hardware::MemLevel {
+                kind: *k,
+                bandwidth: f64::NAN,
+                capacity: None,
+                source: crate::hardware::USER.to_string(),
+            });
+        }
+    }
     for p in chip.peaks.clone() {
         let id = format!("peak-{}", p.dtype);
         let label = format!("{} peak (FLOP/s)", p.dtype);
@@ -222,6 +258,10 @@ pub fn evaluate(input: &CalcInput) -> CalcView {
         level2: input.level2,
         chips_error: None,
         link_options: Vec::new(),
+        shard_options: Vec::new(),
+        shard: None,
+        dim_options: Vec::new(),
+        batch_dim: "B".to_string(),
         scenario: None,
         analysis: None,
         rows: Vec::new(),
@@ -232,7 +272,7 @@ pub fn evaluate(input: &CalcInput) -> CalcView {
         error: None,
     };
     let chip = apply_edits(input, &mut view.chip_fields);
-    let base = preset(&input.chip);
+    let base = chip.as_ref().ok().cloned().or_else(|| preset(&input.chip));
     if let Some(b) = &base {
         view.compute_options = b.dtypes();
         view.level_options = b.level_kinds();
@@ -324,6 +364,26 @@ pub fn evaluate(input: &CalcInput) -> CalcView {
             None
         }
     };
+    if let Some(op) = &op {
+        view.dim_options = op.dims();
+        view.batch_dim = input
+            .batch_dim
+            .clone()
+            .filter(|d| op.has_dim(d))
+            .unwrap_or_else(|| default_batch_dim(op));
+        view.shard_options = op.contracted_dims();
+        view.shard = input
+            .shard
+            .clone()
+            .filter(|d| view.shard_options.contains(d))
+            .or_else(|| {
+                if view.shard_options.iter().any(|d| d == "D") {
+                    Some("D".to_string())
+                } else {
+                    view.shard_options.first().cloned()
+                }
+            });
+    }
     view.op = op.clone();
 
     let (Some(chip), Some(op), true, None, Some(chips)) =
@@ -359,7 +419,7 @@ pub fn evaluate(input: &CalcInput) -> CalcView {
             .link
             .filter(|l| view.link_options.contains(l))
             .or_else(|| view.link_options.first().copied());
-        let shard = scenario.op.contracted_dims().into_iter().next();
+        let shard = view.shard.clone();
         match (link, shard) {
             (Some(link), Some(shard)) => match network(&scenario, &shard, chips, link) {
                 Ok(n) => view.network = Some(network_view(n)),
@@ -409,6 +469,8 @@ impl CalcInput {
             level2: state.level2,
             chips: state.chips.to_string(),
             link: state.link,
+            shard: state.shard.clone(),
+            batch_dim: Some(state.batch_dim.clone()),
         }
     }
 }
@@ -450,8 +512,11 @@ impl CalcView {
             level2: self.level2,
             chips,
             link: input.link,
-            shard: None,
-            batch_dim: default_batch_dim(&s.op),
+            shard: input
+                .shard
+                .clone()
+                .filter(|d| self.shard_options.contains(d)),
+            batch_dim: self.batch_dim.clone(),
             batch_scale: scale,
             pairs: pairs.to_vec(),
         })

@@ -3,6 +3,19 @@
 use crate::format::clip;
 use crate::CoreError;
 
+/// The smallest number accepted for a size, peak or bandwidth.
+pub const MIN_VALUE: f64 = 1.0;
+/// The largest number accepted (sizes, FLOP/s, bytes/s): beyond it the
+/// model's products and the charts' axes leave floating point's range.
+pub const MAX_VALUE: f64 = 1e21;
+/// The accepted range, for messages.
+pub const RANGE_TEXT: &str = "the range 1 to 1e21";
+
+/// Whether `v` lies in the accepted range.
+pub fn in_range(v: f64) -> bool {
+    (MIN_VALUE..=MAX_VALUE).contains(&v)
+}
+
 /// Parses a positive, finite number typed into the field `field`: plain
 /// (`4096`), with an exponent (`1.97e14`), with thousands separators
 /// (`1,000` or `1_000`), or with an SI suffix (`197T`, `4k`, `8.2 G`).
@@ -48,6 +61,9 @@ pub fn parse_positive(field: &str, text: &str) -> Result<f64, CoreError> {
     if v <= 0.0 {
         return Err(bad("must be greater than zero"));
     }
+    if !in_range(v) {
+        return Err(bad(&format!("is outside {RANGE_TEXT}")));
+    }
     Ok(v)
 }
 
@@ -67,7 +83,9 @@ mod tests {
 
     #[test]
     fn names_the_field_when_wrong() {
-        for bad in ["", "-5", "0", "abc", "1e400", "NaN", "inf", "<script>"] {
+        for bad in [
+            "", "-5", "0", "abc", "1e400", "NaN", "inf", "<script>", "0.5", "1e22",
+        ] {
             let e = parse_positive("D", bad).unwrap_err().to_string();
             assert!(e.starts_with("D: "), "{e}");
             assert!(

@@ -291,6 +291,11 @@ fn is_ident(s: &str) -> bool {
     }
 }
 
+/// Names that read as non-numbers ("NaN", "inf", "Infinity") are refused.
+fn reads_as_number(s: &str) -> bool {
+    matches!(s.to_ascii_lowercase().as_str(), "nan" | "inf" | "infinity")
+}
+
 fn shape(dims: &[String]) -> String {
     format!("[{}]", dims.join(","))
 }
@@ -430,6 +435,16 @@ impl Operation {
                             "{}: '{}' is not a dimension name (a letter, then letters, digits or _)",
                             operand_name(i, n),
                             clip(d, 16)
+                        ),
+                    ));
+                }
+                if reads_as_number(d) {
+                    // Shown back, such a name would read as a broken number.
+                    return Err((
+                        Loc::Dim(i, j),
+                        format!(
+                            "{}: a dimension cannot be named like a special number; pick another name",
+                            operand_name(i, n)
                         ),
                     ));
                 }
@@ -933,6 +948,21 @@ mod tests {
 
     fn sizes(pairs: &[(&str, f64)]) -> Sizes {
         pairs.iter().map(|(k, v)| (k.to_string(), *v)).collect()
+    }
+
+    #[test]
+    fn special_number_names_are_refused() {
+        for t in [
+            "fp32[NaN] -> fp32[]",
+            "bf16[B,Infinity] * bf16[Infinity,F] -> bf16[B,F]",
+            "fp32[inf]+fp32[inf]->fp32[inf]",
+        ] {
+            let e = Operation::parse(t).unwrap_err().to_string();
+            assert!(
+                !e.contains("NaN") && !e.contains("Infinity") && !e.contains("inf"),
+                "{e}"
+            );
+        }
     }
 
     #[test]

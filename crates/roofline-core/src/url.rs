@@ -278,6 +278,7 @@ enum NumErr {
     NotNumber,
     NotPositive,
     TooLarge,
+    OutOfRange,
 }
 
 /// A positive, finite number: plain (`4096`) or with an exponent
@@ -291,6 +292,8 @@ fn positive(raw: &str) -> Result<f64, NumErr> {
         Err(NumErr::NotPositive)
     } else if v.is_infinite() {
         Err(NumErr::TooLarge)
+    } else if !crate::input::in_range(v) {
+        Err(NumErr::OutOfRange)
     } else {
         Ok(v)
     }
@@ -303,6 +306,7 @@ fn num_problem(name: &str, raw: &str, e: NumErr, what: &str) -> String {
         NumErr::NotNumber => format!("{subject} is not a number"),
         NumErr::NotPositive => format!("{subject} is not a positive {what}"),
         NumErr::TooLarge => format!("{subject} is too large"),
+        NumErr::OutOfRange => format!("{subject} is outside {}", crate::input::RANGE_TEXT),
     }
 }
 
@@ -480,9 +484,11 @@ pub fn decode_with(query: &str, questions: &[(&str, u32)]) -> Decoded {
         list: Vec::new(),
         dropped: 0,
     };
+    let view = read_version_and_view(&mut p, &mut n);
+    let calc = viable(read_calc(&mut p, &mut n), &mut n);
     let state = AppState {
-        view: read_version_and_view(&mut p, &mut n),
-        calc: read_calc(&mut p, &mut n),
+        view,
+        calc,
         quiz: read_quiz(&mut p, &mut n, questions),
     };
     for e in &p.list {
@@ -509,6 +515,122 @@ pub fn decode_with(query: &str, questions: &[(&str, u32)]) -> Decoded {
         state,
         notices: n.finish(),
     }
+}
+
+/// Why the calculator cannot show `state`, if it cannot (the same checks
+/// the page makes: analysis, critical size, network case).
+fn problem(state: &CalcState) -> Option<String> {
+    let input = crate::calc::CalcInput::from_state(state);
+    let v = crate::calc::evaluate(&input);
+    if v.analysis.is_some() && v.chips_error.is_none() {
+        return None;
+    }
+    let field_error = v
+        .chip_fields
+        .iter()
+        .chain(v.size_fields.iter())
+        .find_map(|f| f.error.clone());
+    Some(
+        field_error
+            .or(v.op_error)
+            .or(v.compute_error)
+            .or(v.chips_error)
+            .or(v.error)
+            .unwrap_or_else(|| "no result".to_string()),
+    )
+}
+
+/// Makes sure the page can show the decoded state: if it cannot, falls back
+/// step by step (the user's chip numbers, the sizes, the operation and its
+/// type, the chip count), each with a notice naming what was reset.
+fn viable(mut state: CalcState, n: &mut Notes) -> CalcState {
+    let Some(why) = problem(&state) else {
+        return state;
+    };
+    let why = crate::format::clip(&why, 80);
+    if !state.peak_overrides.is_empty() || !state.bw_overrides.is_empty() {
+        let key = state
+            .peak_overrides
+            .first()
+            .map(|(d, _)| format!("peak.{d}"))
+            .or_else(|| {
+                state
+                    .bw_overrides
+                    .first()
+                    .map(|(k, _)| format!("bw.{}", k.key()))
+            })
+            .unwrap_or_default();
+        state.peak_overrides.clear();
+        state.bw_overrides.clear();
+        // Levels and types that only the overrides added go too.
+        if let Some(chip) = preset(&state.chip) {
+            let kinds = chip.level_kinds();
+            if !kinds.contains(&state.level1) {
+                state.level1 = LevelKind::Hbm;
+            }
+            if state
+                .level2
+                .is_some_and(|l| !kinds.contains(&l) || l == state.level1)
+            {
+                state.level2 = default_level2(&chip, state.level1);
+            }
+            if state.link.is_some_and(|l| !kinds.contains(&l)) {
+                state.link = None;
+            }
+            if state.compute.is_some_and(|d| chip.peak(d).is_err()) {
+                state.compute = None;
+            }
+        }
+        n.push(
+            &key,
+            format!("{key}: these chip numbers give no result ({why}); using the preset's"),
+        );
+        if problem(&state).is_none() {
+            return state;
+        }
+    }
+    if let Ok(op) = Operation::parse(&state.op) {
+        let defaults = default_sizes(&op);
+        if state.sizes != defaults {
+            state.sizes = defaults;
+            n.push(
+                "sz",
+                format!("sz: these sizes give no result ({why}); using the default sizes"),
+            );
+            if problem(&state).is_none() {
+                return state;
+            }
+        }
+    }
+    if state.chips != 1 {
+        state.chips = 1;
+        state.link = None;
+        state.shard = None;
+        n.push(
+            "n",
+            format!("n: the network case gives no result ({why}); using 1 chip"),
+        );
+        if problem(&state).is_none() {
+            return state;
+        }
+    }
+    let fallback = CalcState {
+        chip: state.chip.clone(),
+        level2: preset(&state.chip).and_then(|c| default_level2(&c, LevelKind::Hbm)),
+        batch_scale: state.batch_scale,
+        pairs: state.pairs.clone(),
+        ..CalcState::default()
+    };
+    let fallback = if problem(&fallback).is_none() {
+        fallback
+    } else {
+        CalcState::default()
+    };
+    n.push(
+        "op",
+        format!("op: this operation gives no result ({why}); using the default operation"),
+    );
+    fallback
 }
 
 fn read_version_and_view(p: &mut Params, n: &mut Notes) -> View {
@@ -605,6 +727,22 @@ fn read_calc(p: &mut Params, n: &mut Notes) -> CalcState {
         }
         Ok(d) => Some(d),
     });
+    let compute = match compute {
+        None if chip.peak(widest).is_err() => {
+            let first = chip.dtypes().into_iter().next();
+            if let Some(d) = first {
+                n.push(
+                    "dt",
+                    format!(
+                        "dt: {} lists no {widest} peak (the widest input's type); using {d}",
+                        chip.name
+                    ),
+                );
+            }
+            first
+        }
+        c => c,
+    };
 
     let kinds = chip.level_kinds();
     let level1 = match p.take("l1") {
@@ -1156,7 +1294,7 @@ mod tests {
         let d = decode("  https://example.org/lab/?v=1&chip=h100#top ");
         assert_eq!(d.state.calc.chip, "h100");
         assert!(d.notices.is_empty());
-        let d = decode("v=1&op=fp32[N]-fp32[N]->fp32[N]");
+        let d = decode("v=1&chip=h100&op=fp32[N]-fp32[N]->fp32[N]");
         assert!(d.notices.is_empty(), "{:?}", d.notices);
     }
 

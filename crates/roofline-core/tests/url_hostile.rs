@@ -217,16 +217,37 @@ fn sizes_fall_back_per_dimension_then_as_a_whole() {
     assert_eq!(d.notices.len(), 1);
     assert!(d.notices[0].message.contains("'B' is not a dimension"));
 
+    // Each size outside 1..1e21 falls back on its own.
     let d = decode("?v=1&sz=B:1e300,D:1e300,F:1e300");
     assert_eq!(d.state.calc, CalcState::default());
-    assert_eq!(d.notices.len(), 1);
+    assert_eq!(d.notices.len(), 3);
+    assert!(d
+        .notices
+        .iter()
+        .all(|n| n.param == "sz" && n.message.contains("outside")));
+
+    // Sizes in range whose product overflows: all fall back together.
+    let dims: Vec<String> = (b'A'..=b'P').map(|c| (c as char).to_string()).collect();
+    let op = format!(
+        "bf16[{}]*bf16[{}]->bf16[{}]",
+        dims[..8].join(","),
+        dims[7..].join(","),
+        dims.iter()
+            .filter(|d| *d != "H")
+            .cloned()
+            .collect::<Vec<_>>()
+            .join(",")
+    );
+    let sz: Vec<String> = dims.iter().map(|d| format!("{d}:1e21")).collect();
+    let d = decode(&format!("?v=1&op={op}&sz={}", sz.join(",")));
+    assert_eq!(d.notices.len(), 1, "{:?}", d.notices);
     assert_eq!(d.notices[0].param, "sz");
     assert!(d.notices[0].message.contains("overflow"));
 
-    // Tiny sizes whose bytes round to zero.
+    // Tiny sizes.
     let d = decode("?v=1&sz=B:1e-200,D:1e-200,F:1e-200");
     assert_eq!(d.state.calc, CalcState::default());
-    assert_eq!(d.notices.len(), 1);
+    assert_eq!(d.notices.len(), 3);
 }
 
 #[test]

@@ -29,9 +29,14 @@ const OPS: [&str; 13] = [
     "int4[seq_len,h2] * int4[h2] -> fp32[seq_len]",
 ];
 
-/// Any positive, finite, normal number, of any magnitude.
+/// Any number in the accepted range (1 to 1e21), of any magnitude in it.
 fn positive() -> impl Strategy<Value = f64> {
-    prop::num::f64::POSITIVE | prop::num::f64::NORMAL
+    prop_oneof![
+        (0.0f64..21.0).prop_map(|e| 10f64.powf(e)),
+        1.0f64..1e6,
+        Just(1.0),
+        Just(1e21),
+    ]
 }
 
 /// A size: whole numbers, fractional ones, and a few extremes that the
@@ -40,7 +45,7 @@ fn size() -> impl Strategy<Value = f64> {
     prop_oneof![
         (1u32..=65_536).prop_map(f64::from),
         1.0f64..1e6,
-        Just(1e-3),
+        Just(1.0),
         Just(1e9),
     ]
 }
@@ -93,6 +98,18 @@ fn calc_state() -> impl Strategy<Value = CalcState> {
             )
                 .prop_map(
                     move |(sizes, compute, level1, level2, chips, link, shard, bx, bs, pairs)| {
+                        // Only states the page can show: an fp32 operation on a
+                        // chip without an fp32 peak runs at a type it has, and
+                        // the network case needs a summed dimension and a link.
+                        let compute = compute.or_else(|| {
+                            chip.peak(op.widest_input_dtype())
+                                .is_err()
+                                .then(|| chip.dtypes().first().copied())
+                                .flatten()
+                        });
+                        let networkable = !op.contracted_dims().is_empty()
+                            && chip.level_kinds().iter().any(|k| k.is_network());
+                        let chips = if networkable { chips } else { 1 };
                         CalcState {
                             sizes: dims.iter().cloned().zip(sizes).collect(),
                             compute,
