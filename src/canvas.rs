@@ -3,6 +3,8 @@
 
 use plotters::prelude::IntoDrawingArea;
 use plotters_canvas::CanvasBackend;
+
+use crate::backend::{Area, EitherBackend};
 use roofline_charts::{PlotFrame, Theme};
 use web_sys::HtmlCanvasElement;
 
@@ -25,10 +27,7 @@ pub fn theme() -> Theme {
 /// performance mark `NAME:drawn` (tests and the bench wait on these).
 pub fn draw_on<F>(canvas: &HtmlCanvasElement, name: &str, draw: F) -> Result<PlotFrame, String>
 where
-    F: FnOnce(
-        &plotters::drawing::DrawingArea<CanvasBackend, plotters::coord::Shift>,
-        f64,
-    ) -> Result<PlotFrame, String>,
+    F: FnOnce(&Area<'static>, f64) -> Result<PlotFrame, String>,
 {
     let window = web_sys::window().ok_or("no window")?;
     let dpr = window.device_pixel_ratio().clamp(1.0, 4.0);
@@ -42,6 +41,7 @@ where
         canvas.set_height(h);
     }
     let backend = CanvasBackend::with_canvas_object(canvas.clone())
+        .map(EitherBackend::Canvas)
         .ok_or("this browser gave no 2D drawing context for the chart")?;
     let root = backend.into_drawing_area();
     let frame = draw(&root, dpr)?;

@@ -2,6 +2,7 @@
 //! components; every number comes from `roofline-core`.
 
 mod app;
+mod backend;
 mod canvas;
 mod components;
 mod download;

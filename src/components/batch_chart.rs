@@ -2,10 +2,11 @@
 
 use leptos::html::Canvas;
 use leptos::prelude::*;
-use roofline_charts::{batch_csv, draw_batch, to_svg, BatchChart, Theme};
+use roofline_charts::{batch_csv, draw_batch, BatchChart, Theme};
 use roofline_core::calc::{CalcInput, CalcView};
 use roofline_core::input::parse_positive;
 
+use crate::backend::to_svg;
 use crate::canvas::{draw_on, theme};
 use crate::download::{data_url, download};
 

@@ -17,7 +17,7 @@ enum Column {
 }
 
 fn sort(rows: &mut [CompareRow], col: Column, ascending: bool) {
-    rows.sort_by(|a, b| {
+    roofline_core::small::sort_small_by(rows, |a, b| {
         let o = match col {
             Column::Chip => std::cmp::Ordering::Equal,
             Column::Dtype => a.dtype.cmp(&b.dtype),

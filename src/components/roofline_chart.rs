@@ -2,8 +2,9 @@
 
 use leptos::html::Canvas;
 use leptos::prelude::*;
-use roofline_charts::{draw_roofline, to_svg, PlotFrame, RooflineChart, Theme};
+use roofline_charts::{draw_roofline, PlotFrame, RooflineChart, Theme};
 
+use crate::backend::to_svg;
 use crate::canvas::{draw_on, theme};
 use crate::download::{data_url, download};
 

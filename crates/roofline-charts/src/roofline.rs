@@ -179,7 +179,7 @@ pub fn draw_roofline<DB: DrawingBackend>(
     // Regions: bandwidth-bound for every line, for the slower line only,
     // compute-bound for every line; edges exactly at the bends.
     let mut bends: Vec<f64> = chart.lines.iter().map(|l| l.critical).collect();
-    bends.sort_by(f64::total_cmp);
+    roofline_core::small::sort_small_by(&mut bends, f64::total_cmp);
     if let (Some(first), Some(last)) = (bends.first().copied(), bends.last().copied()) {
         let clamp = |x: f64| x.clamp(xlo, xhi);
         let fills = [

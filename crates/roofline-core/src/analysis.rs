@@ -368,7 +368,7 @@ impl Term {
 
     fn sorted_dims(&self) -> Vec<&String> {
         let mut v: Vec<&String> = self.dims.iter().collect();
-        v.sort();
+        crate::small::sort_small_by(&mut v, |a, b| a.cmp(b));
         v
     }
 

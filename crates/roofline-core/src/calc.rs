@@ -7,6 +7,8 @@
 
 use std::collections::BTreeMap;
 
+use crate::small::map_of;
+
 use crate::analysis::{analyze, critical_size, Analysis, CriticalSize, Scenario};
 use crate::hardware::{preset, Chip};
 use crate::input::parse_positive;
@@ -448,22 +450,10 @@ impl CalcInput {
         let num = crate::url::number;
         CalcInput {
             chip: state.chip.clone(),
-            peak_edits: state
-                .peak_overrides
-                .iter()
-                .map(|(d, v)| (*d, num(*v)))
-                .collect(),
-            bw_edits: state
-                .bw_overrides
-                .iter()
-                .map(|(k, v)| (*k, num(*v)))
-                .collect(),
+            peak_edits: map_of(state.peak_overrides.iter().map(|(d, v)| (*d, num(*v)))),
+            bw_edits: map_of(state.bw_overrides.iter().map(|(k, v)| (*k, num(*v)))),
             op_text: state.op.clone(),
-            size_edits: state
-                .sizes
-                .iter()
-                .map(|(k, v)| (k.clone(), num(*v)))
-                .collect(),
+            size_edits: map_of(state.sizes.iter().map(|(k, v)| (k.clone(), num(*v)))),
             compute: state.compute,
             level1: state.level1,
             level2: state.level2,

@@ -194,7 +194,7 @@ impl Chip {
     /// The data types this chip lists peaks for, widest first.
     pub fn dtypes(&self) -> Vec<DType> {
         let mut d: Vec<DType> = self.peaks.iter().map(|p| p.dtype).collect();
-        d.sort();
+        crate::small::sort_small_by(&mut d, DType::cmp);
         d
     }
 

@@ -21,6 +21,7 @@ pub mod op;
 pub mod quiz;
 pub mod report;
 pub mod roofline;
+pub mod small;
 pub mod state;
 pub mod sweep;
 pub mod url;

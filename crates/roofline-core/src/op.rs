@@ -937,7 +937,7 @@ impl Shortcut {
                 &[("B", 256.0), ("D", 4096.0), ("F", 4096.0)]
             }
         };
-        pairs.iter().map(|(k, v)| (k.to_string(), *v)).collect()
+        crate::small::map_of(pairs.iter().map(|(k, v)| (k.to_string(), *v)))
     }
 }
 

@@ -213,13 +213,10 @@ pub fn default_size(dim: &str) -> f64 {
 
 /// The default size of every dimension of `op` ([`default_size`]).
 pub fn default_sizes(op: &Operation) -> Sizes {
-    op.dims()
-        .into_iter()
-        .map(|d| {
-            let v = default_size(&d);
-            (d, v)
-        })
-        .collect()
+    crate::small::map_of(op.dims().into_iter().map(|d| {
+        let v = default_size(&d);
+        (d, v)
+    }))
 }
 
 /// The default second level: the fast on-chip memory (VMEM, else shared
@@ -346,7 +343,7 @@ impl CalcState {
     /// Sets (or, with `None`, removes) the user's peak for `dtype`, keeping
     /// the overrides sorted and unique.
     pub fn set_peak_override(&mut self, dtype: DType, value: Option<f64>) {
-        let mut m: BTreeMap<DType, f64> = self.peak_overrides.iter().copied().collect();
+        let mut m: BTreeMap<DType, f64> = crate::small::map_of(self.peak_overrides.iter().copied());
         match value {
             Some(v) => m.insert(dtype, v),
             None => m.remove(&dtype),
@@ -357,7 +354,8 @@ impl CalcState {
     /// Sets (or, with `None`, removes) the user's bandwidth for `kind`,
     /// keeping the overrides sorted and unique.
     pub fn set_bw_override(&mut self, kind: LevelKind, value: Option<f64>) {
-        let mut m: BTreeMap<LevelKind, f64> = self.bw_overrides.iter().copied().collect();
+        let mut m: BTreeMap<LevelKind, f64> =
+            crate::small::map_of(self.bw_overrides.iter().copied());
         match value {
             Some(v) => m.insert(kind, v),
             None => m.remove(&kind),

@@ -149,11 +149,11 @@ pub fn encode(state: &AppState) -> String {
     if c.chip != DEFAULT_CHIP {
         put("chip", c.chip.clone());
     }
-    let peaks: BTreeMap<DType, f64> = c.peak_overrides.iter().copied().collect();
+    let peaks: BTreeMap<DType, f64> = crate::small::map_of(c.peak_overrides.iter().copied());
     for (d, v) in peaks {
         put(&format!("peak.{}", d.name()), number(v));
     }
-    let bws: BTreeMap<LevelKind, f64> = c.bw_overrides.iter().copied().collect();
+    let bws: BTreeMap<LevelKind, f64> = crate::small::map_of(c.bw_overrides.iter().copied());
     for (k, v) in bws {
         put(&format!("bw.{}", k.key()), number(v));
     }
@@ -426,7 +426,7 @@ impl Params {
             .iter_mut()
             .filter(|e| e.key.starts_with(prefix))
             .collect();
-        found.sort_by_key(|e| e.last);
+        crate::small::sort_small_by(&mut found, |a, b| a.last.cmp(&b.last));
         found
             .into_iter()
             .map(|e| {

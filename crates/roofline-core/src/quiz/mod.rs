@@ -255,7 +255,7 @@ impl CalcSetup {
     /// has it. The operation is kept in canonical notation
     /// ([`Operation::notation`]) when it parses.
     pub fn new(chip: &str, op: &str, sizes: &[(&str, f64)], level: LevelKind) -> CalcSetup {
-        let sizes: Sizes = sizes.iter().map(|(k, v)| (k.to_string(), *v)).collect();
+        let sizes: Sizes = crate::small::map_of(sizes.iter().map(|(k, v)| (k.to_string(), *v)));
         let solve_for = sizes.contains_key("B").then(|| "B".to_string());
         let op = Operation::parse(op).map_or_else(|_| op.to_string(), |o| o.notation());
         CalcSetup {
