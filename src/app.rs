@@ -126,10 +126,6 @@ pub fn App() -> impl IntoView {
     });
 
     view! {
-        <header class="top">
-            <h1>"Roofline Lab"</h1>
-            <p class="tagline">"The roofline model of “All About Rooflines”, computed in your browser."</p>
-        </header>
         <LinkBar notices=notices />
         <nav class="tabs" aria-label="Mode">
             <button

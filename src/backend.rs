@@ -134,6 +134,12 @@ impl DrawingBackend for EitherBackend<'_> {
         text: &str,
         style: &T,
     ) -> Result<(u32, u32), DrawingErrorKind<BackendError>> {
+        // plotters' web font measures each label with a temporary <span>,
+        // forcing a layout of the whole page per label; a 2D context's
+        // measureText gives the width without touching layout.
+        if let Some((w, h)) = measure(text, style) {
+            return Ok((w, h));
+        }
         delegate!(self, b => b.estimate_text_size(text, style))
     }
 
@@ -163,4 +169,37 @@ where
         root.present().map_err(|e| e.to_string())?;
     }
     Ok(out)
+}
+
+thread_local! {
+    static MEASURE: Option<web_sys::CanvasRenderingContext2d> = measuring_context();
+}
+
+fn measuring_context() -> Option<web_sys::CanvasRenderingContext2d> {
+    use wasm_bindgen::JsCast;
+    let canvas = web_sys::window()?
+        .document()?
+        .create_element("canvas")
+        .ok()?;
+    let canvas: web_sys::HtmlCanvasElement = canvas.dyn_into().ok()?;
+    canvas.get_context("2d").ok()??.dyn_into().ok()
+}
+
+/// Width and height of `text` in `style`, measured on an off-screen canvas.
+fn measure<T: BackendTextStyle>(text: &str, style: &T) -> Option<(u32, u32)> {
+    let size = style.size();
+    let font = format!(
+        "{} {}px {}",
+        style.style().as_str(),
+        size,
+        style.family().as_str()
+    );
+    MEASURE.with(|ctx| {
+        let ctx = ctx.as_ref()?;
+        ctx.set_font(&font);
+        let width = ctx.measure_text(text).ok()?.width();
+        width
+            .is_finite()
+            .then(|| (width.ceil() as u32, (size * 1.15).ceil() as u32))
+    })
 }
