@@ -24,3 +24,16 @@ pub fn download(filename: &str, href: &str) -> Result<(), String> {
     a.click();
     Ok(())
 }
+
+/// Saves what `canvas` shows as a PNG named `filename`.
+pub fn save_png(canvas: &web_sys::HtmlCanvasElement, filename: &str) -> Result<(), String> {
+    let url = canvas
+        .to_data_url_with_type("image/png")
+        .map_err(|_| "the browser could not encode the chart as PNG".to_string())?;
+    download(filename, &url)
+}
+
+/// Saves an SVG document (or reports why it could not be drawn).
+pub fn save_svg(filename: &str, svg: Result<String, String>) -> Result<(), String> {
+    download(filename, &data_url("image/svg+xml", &svg?))
+}

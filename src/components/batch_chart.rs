@@ -8,7 +8,7 @@ use roofline_core::input::parse_positive;
 
 use crate::backend::to_svg;
 use crate::canvas::{draw_on, theme};
-use crate::download::{data_url, download};
+use crate::download::{data_url, download, save_png, save_svg};
 
 /// Attained FLOP/s against the batch dimension for each (D, F) pair, with
 /// controls to add and remove pairs, switch log / linear axes, and export
@@ -96,20 +96,18 @@ pub fn BatchChartView(
     };
     let export_png = move |_| {
         if let Some(c) = canvas_ref.get_untracked() {
-            if let Ok(url) = c.to_data_url_with_type("image/png") {
-                let _ = download("batch-size.png", &url);
+            if let Err(e) = save_png(&c, "batch-size.png") {
+                set_error.set(Some(e));
             }
         }
     };
     let export_svg = move |_| {
         if let Ok(spec) = spec.get_untracked() {
-            match to_svg(960, 600, |root| {
+            let svg = to_svg(960, 600, |root| {
                 draw_batch(root, &spec, &Theme::light(), 1.0).map(|_| ())
-            }) {
-                Ok(svg) => {
-                    let _ = download("batch-size.svg", &data_url("image/svg+xml", &svg));
-                }
-                Err(e) => set_error.set(Some(e)),
+            });
+            if let Err(e) = save_svg("batch-size.svg", svg) {
+                set_error.set(Some(e));
             }
         }
     };

@@ -6,7 +6,7 @@ use roofline_charts::{draw_roofline, PlotFrame, RooflineChart, Theme};
 
 use crate::backend::to_svg;
 use crate::canvas::{draw_on, theme};
-use crate::download::{data_url, download};
+use crate::download::{save_png, save_svg};
 
 /// A log-log roofline chart drawn with plotters on a `<canvas>`; redraws
 /// whenever `spec` changes. Hovering shows the attained throughput under
@@ -47,8 +47,8 @@ pub fn RooflineChartView(
     };
     let export_png = move |_| {
         if let Some(c) = canvas_ref.get_untracked() {
-            if let Ok(url) = c.to_data_url_with_type("image/png") {
-                let _ = download("roofline.png", &url);
+            if let Err(e) = save_png(&c, "roofline.png") {
+                set_error.set(Some(e));
             }
         }
     };
@@ -57,11 +57,8 @@ pub fn RooflineChartView(
             let svg = to_svg(960, 600, |root| {
                 draw_roofline(root, &spec, &Theme::light(), 1.0).map(|_| ())
             });
-            match svg {
-                Ok(svg) => {
-                    let _ = download("roofline.svg", &data_url("image/svg+xml", &svg));
-                }
-                Err(e) => set_error.set(Some(e)),
+            if let Err(e) = save_svg("roofline.svg", svg) {
+                set_error.set(Some(e));
             }
         }
     };

@@ -10,7 +10,7 @@ use roofline_core::analysis::{CriticalSize, Scenario};
 use roofline_core::sweep::{lin_space, log_space, Sweep};
 use roofline_core::{format, CoreError};
 
-use crate::roofline::{check_log_range, decades};
+use crate::roofline::{check_log_range, decades, err};
 use crate::{PlotFrame, Theme};
 
 /// One curve of the batch chart.
@@ -169,10 +169,6 @@ pub fn batch_csv(chart: &BatchChart) -> String {
         out.push('\n');
     }
     out
-}
-
-fn err<E: std::fmt::Display>(e: E) -> String {
-    e.to_string()
 }
 
 fn series_color(theme: &Theme, i: usize) -> RGBColor {
@@ -369,14 +365,6 @@ where
             .map_err(err)?;
         }
     }
-    ctx.configure_series_labels()
-        .position(SeriesLabelPosition::LowerRight)
-        .margin(px(8.0))
-        .legend_area_size(px(26.0))
-        .label_font(text_style(12.0, theme.text))
-        .background_style(theme.background.mix(0.9))
-        .border_style(theme.grid)
-        .draw()
-        .map_err(err)?;
+    crate::roofline::draw_legend(ctx, theme, scale)?;
     Ok(())
 }

@@ -120,8 +120,35 @@ pub(crate) fn check_log_range(what: &str, lo: f64, hi: f64) -> Result<(), String
     }
 }
 
-fn err<E: std::fmt::Display>(e: E) -> String {
+pub(crate) fn err<E: std::fmt::Display>(e: E) -> String {
     e.to_string()
+}
+
+/// The legend both charts share: lower right, on a translucent background.
+pub(crate) fn draw_legend<'a, DB, X, Y>(
+    ctx: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
+    theme: &Theme,
+    scale: f64,
+) -> Result<(), String>
+where
+    DB: DrawingBackend + 'a,
+    X: Ranged<ValueType = f64>,
+    Y: Ranged<ValueType = f64>,
+{
+    let px = move |v: f64| (v * scale).round() as i32;
+    let label = TextStyle {
+        color: theme.text.to_backend_color(),
+        ..TextStyle::from(("sans-serif", 12.0 * scale).into_font())
+    };
+    ctx.configure_series_labels()
+        .position(SeriesLabelPosition::LowerRight)
+        .margin(px(8.0))
+        .legend_area_size(px(26.0))
+        .label_font(label)
+        .background_style(theme.background.mix(0.9))
+        .border_style(theme.grid)
+        .draw()
+        .map_err(err)
 }
 
 /// Draws `chart` on `area`. `scale` multiplies font sizes and line widths
@@ -313,15 +340,7 @@ pub fn draw_roofline<DB: DrawingBackend>(
         }
     }
 
-    ctx.configure_series_labels()
-        .position(SeriesLabelPosition::LowerRight)
-        .margin(px(8.0))
-        .legend_area_size(px(26.0))
-        .label_font(text_style(12.0, theme.text))
-        .background_style(theme.background.mix(0.9))
-        .border_style(theme.grid)
-        .draw()
-        .map_err(err)?;
+    crate::roofline::draw_legend(&mut ctx, theme, scale)?;
 
     let (xr, yr) = ctx.plotting_area().get_pixel_range();
     let (x0, x1, y0, y1) = (xr.start, xr.end, yr.start, yr.end);
