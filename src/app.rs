@@ -8,6 +8,7 @@ use roofline_core::format;
 use roofline_core::state::{AppState, ChartScale, View};
 use roofline_core::url::{decode, encode, Decoded};
 
+use crate::canvas;
 use crate::components::batch_chart::BatchChartView;
 use crate::components::chip_panel::ChipPanel;
 use crate::components::compare_table::CompareTable;
@@ -83,6 +84,13 @@ pub fn App() -> impl IntoView {
             last_push.set_value(now);
         }
         link::write_query(&q, push);
+    });
+    // Charts redraw at their new size after a resize.
+    let resized = RwSignal::new(0u32);
+    provide_context(canvas::Resized(resized));
+    let _ = leptos::prelude::window_event_listener(leptos::ev::resize, move |_| {
+        canvas::forget_sizes();
+        resized.update(|n| *n += 1);
     });
     // Back / forward: load the state of that entry.
     let _ = leptos::prelude::window_event_listener(leptos::ev::popstate, move |_| {

@@ -21,6 +21,39 @@ pub fn theme() -> Theme {
     }
 }
 
+thread_local! {
+    /// Each chart's CSS size, read once and forgotten on resize: reading it
+    /// on every draw would force a layout of the page after each input.
+    static SIZES: std::cell::RefCell<Vec<(String, (f64, f64))>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+fn css_size(canvas: &HtmlCanvasElement, name: &str) -> (f64, f64) {
+    SIZES.with(|sizes| {
+        let mut sizes = sizes.borrow_mut();
+        if let Some((_, s)) = sizes.iter().find(|(n, _)| n == name) {
+            return *s;
+        }
+        let s = (
+            canvas.client_width().max(280) as f64,
+            canvas.client_height().max(200) as f64,
+        );
+        sizes.push((name.to_string(), s));
+        s
+    })
+}
+
+/// Forgets the charts' sizes (after a resize, or when a chart is mounted
+/// again): the next draw reads them afresh.
+pub fn forget_sizes() {
+    SIZES.with(|s| s.borrow_mut().clear());
+}
+
+/// Counts window resizes, so charts redraw at their new size. Provided as
+/// context by the app; charts track it.
+#[derive(Clone, Copy)]
+pub struct Resized(pub leptos::prelude::RwSignal<u32>);
+
 /// Sizes `canvas`'s backing store to its CSS size × devicePixelRatio, then
 /// runs `draw` on a plotters canvas backend with that ratio as the scale.
 /// Afterwards bumps the canvas's `data-draws` attribute and sets a
@@ -31,8 +64,7 @@ where
 {
     let window = web_sys::window().ok_or("no window")?;
     let dpr = window.device_pixel_ratio().clamp(1.0, 4.0);
-    let css_w = canvas.client_width().max(280) as f64;
-    let css_h = canvas.client_height().max(200) as f64;
+    let (css_w, css_h) = css_size(canvas, name);
     let (w, h) = ((css_w * dpr).round() as u32, (css_h * dpr).round() as u32);
     if canvas.width() != w {
         canvas.set_width(w);

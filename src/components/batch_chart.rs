@@ -7,7 +7,7 @@ use roofline_core::calc::{CalcInput, CalcView};
 use roofline_core::input::parse_positive;
 
 use crate::backend::to_svg;
-use crate::canvas::{draw_on, theme};
+use crate::canvas::{draw_on, forget_sizes, theme, Resized};
 use crate::download::{data_url, download, save_png, save_svg};
 
 /// Attained FLOP/s against the batch dimension for each (D, F) pair, with
@@ -28,7 +28,13 @@ pub fn BatchChartView(
 ) -> impl IntoView {
     let canvas_ref = NodeRef::<Canvas>::new();
     let (error, set_error) = signal(None::<String>);
+    let resized = use_context::<Resized>();
+    // A chart mounted again (page switch) reads its size afresh.
+    forget_sizes();
     Effect::new(move |_| {
+        if let Some(Resized(r)) = resized {
+            let _ = r.get();
+        }
         let spec = spec.get();
         let Some(canvas) = canvas_ref.get() else {
             return;

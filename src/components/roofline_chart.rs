@@ -5,7 +5,7 @@ use leptos::prelude::*;
 use roofline_charts::{draw_roofline, PlotFrame, RooflineChart, Theme};
 
 use crate::backend::to_svg;
-use crate::canvas::{draw_on, theme};
+use crate::canvas::{draw_on, forget_sizes, theme, Resized};
 use crate::download::{save_png, save_svg};
 
 /// A log-log roofline chart drawn with plotters on a `<canvas>`; redraws
@@ -20,7 +20,13 @@ pub fn RooflineChartView(
     let (error, set_error) = signal(None::<String>);
     let frame = StoredValue::new(None::<(PlotFrame, f64)>);
     let (readout, set_readout) = signal(String::new());
+    let resized = use_context::<Resized>();
+    // A chart mounted again (page switch) reads its size afresh.
+    forget_sizes();
     Effect::new(move |_| {
+        if let Some(Resized(r)) = resized {
+            let _ = r.get();
+        }
         let spec = spec.get();
         let Some(canvas) = canvas_ref.get() else {
             return;

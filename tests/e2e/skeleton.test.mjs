@@ -56,3 +56,19 @@ test('dark scheme and phone width render without error', async () => {
     await context.close();
   }
 });
+
+test('charts redraw at their new size when the window is resized', async () => {
+  const { page, context, problems } = await openPage(browser, server.url, { viewport: { width: 1280, height: 900 } });
+  try {
+    const draws = await waitForDraw(page, 'roofline-canvas');
+    const wide = await canvasStats(page, 'roofline-canvas');
+    await page.setViewportSize({ width: 700, height: 900 });
+    await waitForDraw(page, 'roofline-canvas', draws);
+    const narrow = await canvasStats(page, 'roofline-canvas');
+    assert.ok(narrow.cssWidth < wide.cssWidth, 'the canvas got narrower');
+    assert.equal(narrow.width, narrow.cssWidth, 'the backing store follows the new CSS width');
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
