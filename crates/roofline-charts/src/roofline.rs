@@ -120,6 +120,12 @@ pub(crate) fn check_log_range(what: &str, lo: f64, hi: f64) -> Result<(), String
     }
 }
 
+/// `c` laid over `bg` at opacity `alpha`, as an opaque colour.
+fn blend(bg: RGBColor, c: RGBColor, alpha: f64) -> RGBColor {
+    let mix = |b: u8, f: u8| (f64::from(b) * (1.0 - alpha) + f64::from(f) * alpha).round() as u8;
+    RGBColor(mix(bg.0, c.0), mix(bg.1, c.1), mix(bg.2, c.2))
+}
+
 pub(crate) fn err<E: std::fmt::Display>(e: E) -> String {
     e.to_string()
 }
@@ -189,22 +195,10 @@ pub fn draw_roofline<DB: DrawingBackend>(
         )
         .map_err(err)?;
 
-    let tick_fmt = |v: &f64| format::log_tick(*v);
-    ctx.configure_mesh()
-        .x_desc("Arithmetic intensity (FLOPs/byte)")
-        .y_desc("Attained throughput (FLOP/s)")
-        .x_label_formatter(&tick_fmt)
-        .y_label_formatter(&tick_fmt)
-        .label_style(text_style(12.0, theme.text))
-        .axis_desc_style(text_style(13.0, theme.text))
-        .axis_style(ShapeStyle::from(theme.axis).stroke_width(px(1.0).max(1) as u32))
-        .bold_line_style(theme.grid)
-        .light_line_style(theme.background)
-        .draw()
-        .map_err(err)?;
-
     // Regions: bandwidth-bound for every line, for the slower line only,
-    // compute-bound for every line; edges exactly at the bends.
+    // compute-bound for every line; edges exactly at the bends. Opaque,
+    // pre-blended fills drawn under the grid (alpha fills over the whole
+    // plot were the slowest part of a redraw).
     let mut bends: Vec<f64> = chart.lines.iter().map(|l| l.critical).collect();
     roofline_core::small::sort_small_by(&mut bends, f64::total_cmp);
     if let (Some(first), Some(last)) = (bends.first().copied(), bends.last().copied()) {
@@ -218,12 +212,26 @@ pub fn draw_roofline<DB: DrawingBackend>(
             if b > a {
                 ctx.draw_series(std::iter::once(Rectangle::new(
                     [(a, ylo), (b, yhi)],
-                    c.mix(theme.region_alpha).filled(),
+                    blend(theme.background, c, theme.region_alpha).filled(),
                 )))
                 .map_err(err)?;
             }
         }
     }
+
+    let tick_fmt = |v: &f64| format::log_tick(*v);
+    ctx.configure_mesh()
+        .x_desc("Arithmetic intensity (FLOPs/byte)")
+        .y_desc("Attained throughput (FLOP/s)")
+        .x_label_formatter(&tick_fmt)
+        .y_label_formatter(&tick_fmt)
+        .label_style(text_style(12.0, theme.text))
+        .axis_desc_style(text_style(13.0, theme.text))
+        .axis_style(ShapeStyle::from(theme.axis).stroke_width(px(1.0).max(1) as u32))
+        .bold_line_style(theme.grid)
+        .max_light_lines(0)
+        .draw()
+        .map_err(err)?;
 
     // The roof.
     ctx.draw_series(LineSeries::new(
@@ -262,13 +270,13 @@ pub fn draw_roofline<DB: DrawingBackend>(
         });
         if line.critical >= xlo && line.critical <= xhi {
             // Dotted drop from the bend to the axis.
-            let steps = 24;
-            let (a, b) = (ylo.log10(), chart.peak.log10());
-            let dots = (0..=steps).map(|k| {
-                let y = 10f64.powf(a + (b - a) * k as f64 / steps as f64);
-                Circle::new((line.critical, y), px(1.0), color.filled())
-            });
-            ctx.draw_series(dots).map_err(err)?;
+            ctx.draw_series(DashedLineSeries::new(
+                [(line.critical, ylo), (line.critical, chart.peak)],
+                px(2.0),
+                px(4.0),
+                ShapeStyle::from(color).stroke_width(px(1.5) as u32),
+            ))
+            .map_err(err)?;
             ctx.draw_series(std::iter::once(Circle::new(
                 (line.critical, chart.peak),
                 px(5.0),

@@ -632,7 +632,8 @@ impl Operation {
                 "the sizes are too large: FLOPs overflow".to_string(),
             ));
         }
-        if !(read.is_finite() && written.is_finite()) {
+        // The total too: read and written can each fit while their sum does not.
+        if !(read.is_finite() && written.is_finite() && read.plus(&written).is_finite()) {
             return Err(CoreError::Invalid(
                 "the sizes are too large: bytes overflow".to_string(),
             ));
@@ -948,6 +949,16 @@ mod tests {
 
     fn sizes(pairs: &[(&str, f64)]) -> Sizes {
         pairs.iter().map(|(k, v)| (k.to_string(), *v)).collect()
+    }
+
+    #[test]
+    fn bytes_whose_sum_overflows_are_an_error() {
+        // Found by proptest: read and written each fit in f64, their sum does not.
+        let op = Operation::parse("bf16[B,D,K] -> bf16[B,D,K]").unwrap();
+        let x = 4.3597200203156444e102;
+        let sizes = sizes(&[("B", x), ("D", x), ("K", x)]);
+        let e = op.counts(&sizes).unwrap_err();
+        assert_eq!(e.to_string(), "the sizes are too large: bytes overflow");
     }
 
     #[test]
