@@ -489,6 +489,28 @@ pub fn catalogue() -> Vec<Chip> {
     chips
 }
 
+/// The preset `id` with the given peaks and bandwidths set on it (a custom
+/// chip); an error names the preset or the value that is not valid.
+pub fn customised(
+    id: &str,
+    peaks: &[(DType, f64)],
+    bandwidths: &[(LevelKind, f64)],
+) -> Result<Chip, CoreError> {
+    let mut chip = preset(id).ok_or_else(|| {
+        CoreError::Invalid(format!(
+            "chip '{}' is not a preset",
+            crate::format::clip(id, 24)
+        ))
+    })?;
+    for (d, v) in peaks {
+        chip.set_peak(*d, *v)?;
+    }
+    for (k, v) in bandwidths {
+        chip.set_bandwidth(*k, *v)?;
+    }
+    Ok(chip)
+}
+
 /// The preset with this id (case-insensitive), if any.
 pub fn preset(id: &str) -> Option<Chip> {
     let t = id.trim().to_ascii_lowercase();

@@ -287,19 +287,7 @@ impl CalcState {
 
     /// The preset with the user's peaks and bandwidths applied.
     pub fn chip(&self) -> Result<Chip, CoreError> {
-        let mut chip = preset(&self.chip).ok_or_else(|| {
-            CoreError::Invalid(format!(
-                "chip '{}' is not a preset",
-                crate::format::clip(&self.chip, 24)
-            ))
-        })?;
-        for (d, v) in &self.peak_overrides {
-            chip.set_peak(*d, *v)?;
-        }
-        for (k, v) in &self.bw_overrides {
-            chip.set_bandwidth(*k, *v)?;
-        }
-        Ok(chip)
+        crate::hardware::customised(&self.chip, &self.peak_overrides, &self.bw_overrides)
     }
 
     /// The operation, parsed from [`CalcState::op`].

@@ -38,8 +38,7 @@ pub use answer::{
 };
 
 use crate::analysis::Scenario;
-use crate::format::{self, clip};
-use crate::hardware::preset;
+use crate::format;
 use crate::op::{Operation, Sizes};
 use crate::{Chip, CoreError, DType, LevelKind};
 
@@ -277,19 +276,7 @@ impl CalcSetup {
 
     /// The chip: the preset with the overrides applied.
     pub fn chip(&self) -> Result<Chip, CoreError> {
-        let mut chip = preset(&self.chip).ok_or_else(|| {
-            CoreError::Invalid(format!(
-                "there is no preset chip '{}'",
-                clip(&self.chip, 16)
-            ))
-        })?;
-        for (d, v) in &self.peak_overrides {
-            chip.set_peak(*d, *v)?;
-        }
-        for (k, v) in &self.bw_overrides {
-            chip.set_bandwidth(*k, *v)?;
-        }
-        Ok(chip)
+        crate::hardware::customised(&self.chip, &self.peak_overrides, &self.bw_overrides)
     }
 
     /// The operation, parsed.
