@@ -6,7 +6,7 @@ use roofline_charts::{batch_for, roofline_for_chip, BatchChart, RooflineChart};
 use roofline_core::calc::{evaluate, CalcInput, CalcView};
 use roofline_core::format;
 use roofline_core::state::{AppState, ChartScale, View};
-use roofline_core::url::{decode, encode, Decoded};
+use roofline_core::url::{decode_with, encode, Decoded};
 
 use crate::canvas;
 use crate::components::batch_chart::BatchChartView;
@@ -24,7 +24,10 @@ use crate::link;
 /// The whole app.
 #[component]
 pub fn App() -> impl IntoView {
-    // The address is the state: read it once at start.
+    // The address is the state: read it once at start (the quiz question
+    // and part are checked against the bank).
+    let questions = roofline_core::quiz::index();
+    let decode = move |q: &str| decode_with(q, &questions);
     let Decoded {
         state: start,
         notices: start_notices,

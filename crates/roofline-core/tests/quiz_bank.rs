@@ -617,3 +617,18 @@ fn every_setup_opens_in_the_calculator_without_notices() {
         }
     }
 }
+
+#[test]
+fn links_name_a_question_or_part_that_does_not_exist() {
+    use roofline_core::url::decode_with;
+    let index = roofline_core::quiz::index();
+    assert_eq!(index.len(), roofline_core::quiz::ids().len());
+    let d = decode_with("v=1&view=quiz&q=q99", &index);
+    assert_eq!(d.notices.len(), 1, "{:?}", d.notices);
+    assert_eq!(d.notices[0].param, "q");
+    let d = decode_with("v=1&view=quiz&q=q1&part=99", &index);
+    assert_eq!(d.notices[0].param, "part");
+    assert!(decode_with("v=1&view=quiz&q=q5&part=2", &index)
+        .notices
+        .is_empty());
+}

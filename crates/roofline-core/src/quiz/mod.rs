@@ -591,6 +591,15 @@ pub fn question(id: &str, seed: u64) -> Option<Question> {
     bank::build(id, build, seed)
 }
 
+/// Each question's id and number of parts, for checking links
+/// ([`crate::url::decode_with`]).
+pub fn index() -> Vec<(&'static str, u32)> {
+    ids()
+        .into_iter()
+        .filter_map(|id| question(id, 0).map(|q| (id, q.parts.len() as u32)))
+        .collect()
+}
+
 /// Every question with the book's numbers.
 pub fn bank() -> Vec<Question> {
     ids().into_iter().filter_map(|id| question(id, 0)).collect()
