@@ -24,10 +24,18 @@ use crate::link;
 /// The whole app.
 #[component]
 pub fn App() -> impl IntoView {
-    // The address is the state: read it once at start (the quiz question
-    // and part are checked against the bank).
-    let questions = roofline_core::quiz::index();
-    let decode = move |q: &str| decode_with(q, &questions);
+    // The address is the state: read it once at start. A link that names a
+    // quiz question or part has them checked against the bank (building the
+    // bank's index costs a few ms, so only then).
+    let decode = |q: &str| {
+        let lower = q.to_ascii_lowercase();
+        let index = if lower.contains('q') || lower.contains("part") {
+            roofline_core::quiz::index()
+        } else {
+            Vec::new()
+        };
+        decode_with(q, &index)
+    };
     let Decoded {
         state: start,
         notices: start_notices,
