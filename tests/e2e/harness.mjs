@@ -4,6 +4,7 @@
 import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
@@ -21,7 +22,18 @@ const TYPES = {
   '.json': 'application/json',
 };
 
-/** Serves `dir` (default dist/) on 127.0.0.1 at a free port. */
+const COMPRESSIBLE = new Set(['.html', '.js', '.wasm', '.css', '.svg', '.json']);
+const gzipCache = new Map();
+/** gzip (level 9, as tests/size-budget.mjs counts) of `body`, cached per file and content. */
+function gzipped(file, body) {
+  const hit = gzipCache.get(file);
+  if (hit && hit.raw.equals(body)) return hit.gz;
+  const gz = zlib.gzipSync(body, { level: 9 });
+  gzipCache.set(file, { raw: body, gz });
+  return gz;
+}
+
+/** Serves `dir` (default dist/) on 127.0.0.1 at a free port, gzipping when the client accepts it. */
 export async function startServer(dir = path.join(root, 'dist')) {
   if (!fs.existsSync(path.join(dir, 'index.html'))) {
     throw new Error(`${dir}/index.html is missing: run the release build first (trunk build --release)`);
@@ -39,10 +51,20 @@ export async function startServer(dir = path.join(root, 'dist')) {
         res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
         return;
       }
-      res.writeHead(200, {
-        'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream',
+      const ext = path.extname(file);
+      const headers = {
+        'content-type': TYPES[ext] ?? 'application/octet-stream',
         'cache-control': 'no-store',
-      });
+        vary: 'accept-encoding',
+      };
+      // Like any static host, send text and wasm gzipped to a client that
+      // accepts it, so Lighthouse's simulated network sees real transfer sizes.
+      if (COMPRESSIBLE.has(ext) && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '')) {
+        body = gzipped(file, body);
+        headers['content-encoding'] = 'gzip';
+      }
+      headers['content-length'] = body.length;
+      res.writeHead(200, headers);
       res.end(body);
     });
   });
