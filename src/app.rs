@@ -86,7 +86,7 @@ pub fn App() -> impl IntoView {
         let q = app_state.with(encode);
         let restore = restoring.get_value();
         restoring.set_value(false);
-        if q == link::current_query() {
+        if q == link::latest_query() {
             return;
         }
         let now = link::now_ms();
@@ -94,7 +94,7 @@ pub fn App() -> impl IntoView {
         if push {
             last_push.set_value(now);
         }
-        link::write_query(&q, push);
+        link::write_query_after_paint(q, push);
     });
     // Charts redraw at their new size after a resize.
     let resized = RwSignal::new(0u32);
@@ -105,6 +105,8 @@ pub fn App() -> impl IntoView {
     });
     // Back / forward: load the state of that entry.
     let _ = leptos::prelude::window_event_listener(leptos::ev::popstate, move |_| {
+        // A write still waiting belongs to the entry just left.
+        link::discard_pending();
         let d = decode(&link::current_query());
         restoring.set_value(true);
         input.set(CalcInput::from_state(&d.state.calc));

@@ -11,9 +11,57 @@ pub fn current_query() -> String {
         .unwrap_or_default()
 }
 
+thread_local! {
+    /// The address waiting to be written, and whether it makes a new entry.
+    static PENDING: std::cell::RefCell<Option<(String, bool)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// The query the address will hold: the one waiting to be written, else the
+/// current one.
+pub fn latest_query() -> String {
+    PENDING
+        .with(|p| p.borrow().as_ref().map(|(q, _)| q.clone()))
+        .unwrap_or_else(current_query)
+}
+
+/// Writes `query` to the address just after the next frame is painted, so
+/// the history call (about 1 ms in Chromium) is not between a keystroke and
+/// its redrawn charts. Changes before then are coalesced into one write,
+/// which makes a new entry if any of them asked for one.
+pub fn write_query_after_paint(query: String, push: bool) {
+    let first = PENDING.with(|p| {
+        let mut p = p.borrow_mut();
+        let push = push || p.as_ref().is_some_and(|(_, was)| *was);
+        let first = p.is_none();
+        *p = Some((query, push));
+        first
+    });
+    if first {
+        leptos::prelude::request_animation_frame(|| {
+            leptos::prelude::set_timeout(flush, std::time::Duration::ZERO);
+        });
+    }
+}
+
+/// Writes the waiting address now, if there is one (before copying it).
+pub fn flush() {
+    if let Some((query, push)) = PENDING.with(|p| p.borrow_mut().take()) {
+        if query != current_query() {
+            write_query(&query, push);
+        }
+    }
+}
+
+/// Drops the waiting write (on back / forward, where it would overwrite the
+/// entry the browser just restored).
+pub fn discard_pending() {
+    PENDING.with(|p| p.borrow_mut().take());
+}
+
 /// Puts `query` in the address bar without reloading or scrolling: a new
 /// history entry if `push`, else replacing the current one.
-pub fn write_query(query: &str, push: bool) {
+fn write_query(query: &str, push: bool) {
     let Some(window) = web_sys::window() else {
         return;
     };

@@ -16,6 +16,7 @@ pub fn LinkBar(
 ) -> impl IntoView {
     let (status, set_status) = signal(String::new());
     let copy = move |_| {
+        link::flush();
         let href = link::current_href();
         spawn_local(async move {
             match link::copy(&href).await {

@@ -341,14 +341,7 @@ where
             s.points.iter().copied(),
             ShapeStyle::from(color).stroke_width(px(2.5) as u32),
         ))
-        .map_err(err)?
-        .label(format!("{} ({})", s.label, s.crossover_text))
-        .legend(move |(x, y)| {
-            PathElement::new(
-                vec![(x - px(9.0), y), (x + px(9.0), y)],
-                ShapeStyle::from(color).stroke_width(px(2.5) as u32),
-            )
-        });
+        .map_err(err)?;
         if let Some(x) = s.crossover.filter(|x| *x >= xlo && *x <= xhi) {
             ctx.draw_series(std::iter::once(Circle::new(
                 (x, chart.peak),
@@ -365,6 +358,22 @@ where
             .map_err(err)?;
         }
     }
-    crate::roofline::draw_legend(ctx, theme, scale)?;
+    let entries: Vec<(String, RGBColor)> = chart
+        .series
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            (
+                format!("{} ({})", s.label, s.crossover_text),
+                series_color(theme, i),
+            )
+        })
+        .collect();
+    crate::roofline::draw_legend(
+        &ctx.plotting_area().strip_coord_spec(),
+        &entries,
+        theme,
+        scale,
+    )?;
     Ok(())
 }

@@ -126,35 +126,78 @@ fn blend(bg: RGBColor, c: RGBColor, alpha: f64) -> RGBColor {
     RGBColor(mix(bg.0, c.0), mix(bg.1, c.1), mix(bg.2, c.2))
 }
 
+/// Sans-serif text of `size` backend pixels in `color`.
+pub(crate) fn text_style_scaled(size: f64, color: RGBColor) -> TextStyle<'static> {
+    TextStyle {
+        color: color.to_backend_color(),
+        ..TextStyle::from(("sans-serif", size).into_font())
+    }
+}
+
 pub(crate) fn err<E: std::fmt::Display>(e: E) -> String {
     e.to_string()
 }
 
-/// The legend both charts share: lower right, on a translucent background.
-pub(crate) fn draw_legend<'a, DB, X, Y>(
-    ctx: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
+/// The legend both charts share: one line sample and label per entry, in the
+/// lower right of the plotting area on a translucent background.
+///
+/// Drawn here rather than with plotters' series labels: those measure text
+/// with the platform font code, which in a browser lays out the whole page
+/// for every label. `estimate_text_size` asks the backend instead.
+pub(crate) fn draw_legend<DB: DrawingBackend>(
+    plot: &DrawingArea<DB, Shift>,
+    entries: &[(String, RGBColor)],
     theme: &Theme,
     scale: f64,
-) -> Result<(), String>
-where
-    DB: DrawingBackend + 'a,
-    X: Ranged<ValueType = f64>,
-    Y: Ranged<ValueType = f64>,
-{
+) -> Result<(), String> {
+    if entries.is_empty() {
+        return Ok(());
+    }
     let px = move |v: f64| (v * scale).round() as i32;
-    let label = TextStyle {
-        color: theme.text.to_backend_color(),
-        ..TextStyle::from(("sans-serif", 12.0 * scale).into_font())
-    };
-    ctx.configure_series_labels()
-        .position(SeriesLabelPosition::LowerRight)
-        .margin(px(8.0))
-        .legend_area_size(px(26.0))
-        .label_font(label)
-        .background_style(theme.background.mix(0.9))
-        .border_style(theme.grid)
-        .draw()
-        .map_err(err)
+    let style = text_style_scaled(12.0 * scale, theme.text);
+    let mut text_w = 0i32;
+    let mut text_h = 0i32;
+    for (label, _) in entries {
+        let (w, h) = plot.estimate_text_size(label, &style).map_err(err)?;
+        text_w = text_w.max(w as i32);
+        text_h = text_h.max(h as i32);
+    }
+    let (pad, sample, gap, margin) = (px(6.0), px(18.0), px(8.0), px(8.0));
+    let row = text_h.max(px(14.0)) + px(6.0);
+    let n = i32::try_from(entries.len()).unwrap_or(i32::MAX);
+    let box_w = pad + sample + gap + text_w + pad;
+    let box_h = pad + row.saturating_mul(n) + pad - px(6.0);
+    let (w, h) = plot.dim_in_pixel();
+    let (w, h) = (w as i32, h as i32);
+    let x0 = (w - margin - box_w).max(0);
+    let y0 = (h - margin - box_h).max(0);
+    plot.draw(&Rectangle::new(
+        [(x0, y0), (x0 + box_w, y0 + box_h)],
+        theme.background.mix(0.9).filled(),
+    ))
+    .map_err(err)?;
+    plot.draw(&Rectangle::new(
+        [(x0, y0), (x0 + box_w, y0 + box_h)],
+        ShapeStyle::from(theme.grid),
+    ))
+    .map_err(err)?;
+    let anchored = style.pos(Pos::new(HPos::Left, VPos::Center));
+    for (i, (label, color)) in entries.iter().enumerate() {
+        let k = i32::try_from(i).unwrap_or(i32::MAX);
+        let y = y0 + pad + row.saturating_mul(k) + (row - px(6.0)) / 2;
+        plot.draw(&PathElement::new(
+            vec![(x0 + pad, y), (x0 + pad + sample, y)],
+            ShapeStyle::from(*color).stroke_width(px(2.5).max(1) as u32),
+        ))
+        .map_err(err)?;
+        plot.draw(&Text::new(
+            label.as_str(),
+            (x0 + pad + sample + gap, y),
+            anchored.clone(),
+        ))
+        .map_err(err)?;
+    }
+    Ok(())
 }
 
 /// Draws `chart` on `area`. `scale` multiplies font sizes and line widths
@@ -260,14 +303,7 @@ pub fn draw_roofline<DB: DrawingBackend>(
             pts,
             ShapeStyle::from(color).stroke_width(px(2.5) as u32),
         ))
-        .map_err(err)?
-        .label(line.label.clone())
-        .legend(move |(x, y)| {
-            PathElement::new(
-                vec![(x - px(9.0), y), (x + px(9.0), y)],
-                ShapeStyle::from(color).stroke_width(px(2.5) as u32),
-            )
-        });
+        .map_err(err)?;
         if line.critical >= xlo && line.critical <= xhi {
             // Dotted drop from the bend to the axis.
             ctx.draw_series(DashedLineSeries::new(
@@ -348,7 +384,18 @@ pub fn draw_roofline<DB: DrawingBackend>(
         }
     }
 
-    crate::roofline::draw_legend(&mut ctx, theme, scale)?;
+    let entries: Vec<(String, RGBColor)> = chart
+        .lines
+        .iter()
+        .enumerate()
+        .map(|(i, line)| (line.label.clone(), theme.lines[i % 2]))
+        .collect();
+    draw_legend(
+        &ctx.plotting_area().strip_coord_spec(),
+        &entries,
+        theme,
+        scale,
+    )?;
 
     let (xr, yr) = ctx.plotting_area().get_pixel_range();
     let (x0, x1, y0, y1) = (xr.start, xr.end, yr.start, yr.end);

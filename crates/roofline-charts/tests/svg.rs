@@ -51,3 +51,32 @@ fn chip_changes_the_picture() {
     assert!(svg.contains("295 FLOPs/byte"));
     assert_ne!(svg, v5e_svg());
 }
+
+/// Every bandwidth line has a legend entry: its label, drawn inside the
+/// image, after a line sample in the line's colour.
+#[test]
+fn legend_names_each_line_inside_the_image() {
+    let chip = preset("v5e").unwrap();
+    let spec =
+        roofline_for_chip(&chip, DType::Bf16, &[LevelKind::Hbm, LevelKind::Vmem], None).unwrap();
+    let svg = to_svg(800, 500, |root| {
+        draw_roofline(root, &spec, &Theme::light(), 1.0).map(|_| ())
+    })
+    .unwrap();
+    assert_eq!(spec.lines.len(), 2);
+    for line in &spec.lines {
+        let at = svg
+            .find(&format!(">\n{}\n<", line.label))
+            .unwrap_or_else(|| panic!("legend label {:?} missing", line.label));
+        // The <text> element that holds the label starts at x, y inside 800 × 500.
+        let open = svg[..at].rfind("<text").unwrap();
+        let attr = |name: &str| -> f64 {
+            let from = svg[open..at].find(&format!(" {name}=\"")).unwrap() + open + name.len() + 3;
+            let to = svg[from..].find('"').unwrap() + from;
+            svg[from..to].parse().unwrap()
+        };
+        let (x, y) = (attr("x"), attr("y"));
+        assert!(x > 400.0 && x < 800.0, "legend sits on the right: x = {x}");
+        assert!(y > 250.0 && y < 500.0, "legend sits at the bottom: y = {y}");
+    }
+}
