@@ -232,7 +232,7 @@ fn shown(s: &str) -> Option<String> {
         .map(|c| if is_invisible(c) { ' ' } else { c })
         .collect();
     let t = clip(t.trim(), ECHO_CHARS);
-    let lower = t.to_lowercase();
+    let lower = t.to_ascii_lowercase();
     if lower.contains("nan") || lower.contains("inf") {
         None
     } else {
@@ -386,7 +386,7 @@ impl Params {
             index: HashMap::new(),
         };
         for (i, (k, v)) in form_urlencoded::parse(query.as_bytes()).enumerate() {
-            let key = k.trim().to_lowercase();
+            let key = k.trim().to_ascii_lowercase();
             match p.index.get(&key) {
                 Some(&j) => {
                     if let Some(e) = p.list.get_mut(j) {
@@ -1042,7 +1042,7 @@ fn read_op(p: &mut Params, n: &mut Notes) -> Operation {
 /// Like [`shown`] for a longer message of the core's own (a parse error,
 /// which echoes at most a few characters of the text).
 fn shown_long(s: &str) -> Option<String> {
-    let lower = s.to_lowercase();
+    let lower = s.to_ascii_lowercase();
     if lower.contains("nan") || lower.contains("inf") {
         None
     } else {

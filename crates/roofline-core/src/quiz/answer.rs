@@ -191,7 +191,7 @@ impl Unit {
     /// unit of this kind: `ms` is 1e-3 for seconds, `T` 1e12 for any larger
     /// quantity.
     fn multiplier(self, key: &str) -> Option<f64> {
-        let lower = key.to_lowercase();
+        let lower = key.to_ascii_lowercase();
         if self.words().contains(&lower.as_str()) {
             return Some(1.0);
         }
@@ -199,7 +199,7 @@ impl Unit {
             let rest = if p.chars().count() > 2 {
                 lower.strip_prefix(p).map(str::to_string)
             } else {
-                key.strip_prefix(p).map(str::to_lowercase)
+                key.strip_prefix(p).map(str::to_ascii_lowercase)
             };
             if let Some(rest) = rest {
                 if rest.is_empty() || self.words().contains(&rest.as_str()) {
@@ -262,7 +262,7 @@ const RELATIONS: &[char] = &['<', '>', '=', '≥', '≤', '≈', '~', '≃', '�
 /// Checks that the text before the number is only a qualifier (`~`,
 /// `about`) or a relation (`B >`, `batch size =`).
 fn check_lead(lead: &str) -> Result<(), String> {
-    let mut rest = lead.trim().to_lowercase();
+    let mut rest = lead.trim().to_ascii_lowercase();
     loop {
         let before = rest.clone();
         for w in APPROX_WORDS {
@@ -629,10 +629,11 @@ fn letter_symbol(c: char, symbols: &[String]) -> Option<String> {
     if symbols.contains(&s) {
         return Some(s);
     }
-    let flipped: String = if c.is_uppercase() {
-        c.to_lowercase().collect()
+    // ASCII only: formula symbols are ASCII letters.
+    let flipped: String = if c.is_ascii_uppercase() {
+        c.to_ascii_lowercase().to_string()
     } else {
-        c.to_uppercase().collect()
+        c.to_ascii_uppercase().to_string()
     };
     symbols.contains(&flipped).then_some(flipped)
 }
@@ -1057,14 +1058,14 @@ impl ChoiceOption {
 fn squash(s: &str) -> String {
     s.chars()
         .filter(|c| c.is_alphanumeric())
-        .flat_map(char::to_lowercase)
+        .map(|c| c.to_ascii_lowercase())
         .collect()
 }
 
 fn words(s: &str) -> Vec<String> {
     s.split(|c: char| !c.is_alphanumeric() && c != '\'')
         .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
+        .map(str::to_ascii_lowercase)
         .collect()
 }
 

@@ -411,7 +411,7 @@ pub(crate) fn scrub_text(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     let mut word = String::new();
     let flush = |word: &mut String, out: &mut String| {
-        let w = word.to_lowercase();
+        let w = word.to_ascii_lowercase();
         if w == "nan" || w == "inf" || w == "infinity" {
             out.push_str(format::MISSING);
         } else {
