@@ -4,13 +4,15 @@
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
-use plotters::style::text_anchor::{HPos, Pos, VPos};
+use plotters::style::text_anchor::{HPos, VPos};
 
 use roofline_core::analysis::{CriticalSize, Scenario};
 use roofline_core::sweep::{lin_space, log_space, Sweep};
 use roofline_core::{format, CoreError};
 
-use crate::roofline::{check_log_range, decades, err};
+use crate::roofline::{
+    check_log_range, decades, draw_legend, err, legend_layout, Labels, LegendEntry, Rect,
+};
 use crate::{PlotFrame, Theme};
 
 /// One curve of the batch chart.
@@ -328,13 +330,6 @@ where
         ShapeStyle::from(theme.roof).stroke_width(px(1.0).max(1) as u32),
     ))
     .map_err(err)?;
-    ctx.plotting_area()
-        .draw(&Text::new(
-            chart.peak_label.clone(),
-            (xlo, chart.peak),
-            text_style(12.0, theme.text).pos(Pos::new(HPos::Left, VPos::Bottom)),
-        ))
-        .map_err(err)?;
     for (i, s) in chart.series.iter().enumerate() {
         let color = series_color(theme, i);
         ctx.draw_series(LineSeries::new(
@@ -358,7 +353,7 @@ where
             .map_err(err)?;
         }
     }
-    let entries: Vec<(String, RGBColor)> = chart
+    let entries: Vec<LegendEntry> = chart
         .series
         .iter()
         .enumerate()
@@ -366,14 +361,27 @@ where
             (
                 format!("{} ({})", s.label, s.crossover_text),
                 series_color(theme, i),
+                false,
             )
         })
         .collect();
-    crate::roofline::draw_legend(
-        &ctx.plotting_area().strip_coord_spec(),
-        &entries,
-        theme,
-        scale,
+    let plot = ctx.plotting_area().strip_coord_spec();
+    let legend = legend_layout(&plot, &entries, scale)?;
+    let (base_x, base_y) = plot.get_base_pixel();
+    let (ax, ay) = ctx.plotting_area().map_coordinate(&(xlo, chart.peak));
+    let (left, roof) = (ax - base_x, ay - base_y);
+    let reserved: Vec<Rect> = legend.iter().map(|l| l.rect).collect();
+    let d = px(6.0);
+    Labels::new(&plot, &reserved, scale).place(
+        &chart.peak_label,
+        &text_style(12.0, theme.text),
+        &[
+            ((left + d / 2, roof - d / 2), HPos::Left, VPos::Bottom),
+            ((left + d / 2, roof + d / 2), HPos::Left, VPos::Top),
+        ],
     )?;
+    if let Some(l) = &legend {
+        draw_legend(&plot, l, &entries, theme, scale)?;
+    }
     Ok(())
 }

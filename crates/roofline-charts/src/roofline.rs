@@ -138,26 +138,40 @@ pub(crate) fn err<E: std::fmt::Display>(e: E) -> String {
     e.to_string()
 }
 
-/// The legend both charts share: one line sample and label per entry, in the
-/// lower right of the plotting area on a translucent background.
+/// One legend row: its label, colour, and whether the sample is dashed (a
+/// marker line) or solid (a data line).
+pub(crate) type LegendEntry = (String, RGBColor, bool);
+
+/// Where the legend goes and how its rows are spaced, in the plotting
+/// area's pixels.
+pub(crate) struct LegendLayout {
+    /// The box: left, top, right, bottom.
+    pub rect: Rect,
+    pad: i32,
+    sample: i32,
+    gap: i32,
+    row: i32,
+}
+
+/// Lays out the legend both charts share: one line sample and label per
+/// entry, in the lower right of the plotting area. `None` with no entries.
 ///
-/// Drawn here rather than with plotters' series labels: those measure text
-/// with the platform font code, which in a browser lays out the whole page
-/// for every label. `estimate_text_size` asks the backend instead.
-pub(crate) fn draw_legend<DB: DrawingBackend>(
+/// Drawn by our code rather than with plotters' series labels: those measure
+/// text with the platform font code, which in a browser lays out the whole
+/// page for every label. `estimate_text_size` asks the backend instead.
+pub(crate) fn legend_layout<DB: DrawingBackend>(
     plot: &DrawingArea<DB, Shift>,
-    entries: &[(String, RGBColor)],
-    theme: &Theme,
+    entries: &[LegendEntry],
     scale: f64,
-) -> Result<(), String> {
+) -> Result<Option<LegendLayout>, String> {
     if entries.is_empty() {
-        return Ok(());
+        return Ok(None);
     }
     let px = move |v: f64| (v * scale).round() as i32;
-    let style = text_style_scaled(12.0 * scale, theme.text);
+    let style = text_style_scaled(12.0 * scale, RGBColor(0, 0, 0));
     let mut text_w = 0i32;
     let mut text_h = 0i32;
-    for (label, _) in entries {
+    for (label, _, _) in entries {
         let (w, h) = plot.estimate_text_size(label, &style).map_err(err)?;
         text_w = text_w.max(w as i32);
         text_h = text_h.max(h as i32);
@@ -168,28 +182,67 @@ pub(crate) fn draw_legend<DB: DrawingBackend>(
     let box_w = pad + sample + gap + text_w + pad;
     let box_h = pad + row.saturating_mul(n) + pad - px(6.0);
     let (w, h) = plot.dim_in_pixel();
-    let (w, h) = (w as i32, h as i32);
-    let x0 = (w - margin - box_w).max(0);
-    let y0 = (h - margin - box_h).max(0);
+    let x0 = (w as i32 - margin - box_w).max(0);
+    let y0 = (h as i32 - margin - box_h).max(0);
+    Ok(Some(LegendLayout {
+        rect: (x0, y0, x0 + box_w, y0 + box_h),
+        pad,
+        sample,
+        gap,
+        row,
+    }))
+}
+
+/// Draws the legend laid out by [`legend_layout`] on a translucent
+/// background.
+pub(crate) fn draw_legend<DB: DrawingBackend>(
+    plot: &DrawingArea<DB, Shift>,
+    layout: &LegendLayout,
+    entries: &[LegendEntry],
+    theme: &Theme,
+    scale: f64,
+) -> Result<(), String> {
+    let px = move |v: f64| (v * scale).round() as i32;
+    let (x0, y0, x1, y1) = layout.rect;
     plot.draw(&Rectangle::new(
-        [(x0, y0), (x0 + box_w, y0 + box_h)],
+        [(x0, y0), (x1, y1)],
         theme.background.mix(0.9).filled(),
     ))
     .map_err(err)?;
     plot.draw(&Rectangle::new(
-        [(x0, y0), (x0 + box_w, y0 + box_h)],
+        [(x0, y0), (x1, y1)],
         ShapeStyle::from(theme.grid),
     ))
     .map_err(err)?;
-    let anchored = style.pos(Pos::new(HPos::Left, VPos::Center));
-    for (i, (label, color)) in entries.iter().enumerate() {
+    let anchored =
+        text_style_scaled(12.0 * scale, theme.text).pos(Pos::new(HPos::Left, VPos::Center));
+    let LegendLayout {
+        pad,
+        sample,
+        gap,
+        row,
+        ..
+    } = *layout;
+    for (i, (label, color, dashed)) in entries.iter().enumerate() {
         let k = i32::try_from(i).unwrap_or(i32::MAX);
         let y = y0 + pad + row.saturating_mul(k) + (row - px(6.0)) / 2;
-        plot.draw(&PathElement::new(
-            vec![(x0 + pad, y), (x0 + pad + sample, y)],
-            ShapeStyle::from(*color).stroke_width(px(2.5).max(1) as u32),
-        ))
-        .map_err(err)?;
+        if *dashed {
+            let dash = sample / 4;
+            for j in [0, 2] {
+                let a = x0 + pad + j * dash + dash / 2;
+                plot.draw(&PathElement::new(
+                    vec![(a, y), (a + dash + dash / 2, y)],
+                    ShapeStyle::from(*color).stroke_width(px(1.5).max(1) as u32),
+                ))
+                .map_err(err)?;
+            }
+        } else {
+            plot.draw(&PathElement::new(
+                vec![(x0 + pad, y), (x0 + pad + sample, y)],
+                ShapeStyle::from(*color).stroke_width(px(2.5).max(1) as u32),
+            ))
+            .map_err(err)?;
+        }
         plot.draw(&Text::new(
             label.as_str(),
             (x0 + pad + sample + gap, y),
@@ -198,6 +251,73 @@ pub(crate) fn draw_legend<DB: DrawingBackend>(
         .map_err(err)?;
     }
     Ok(())
+}
+
+/// A rectangle in pixels: left, top, right, bottom.
+pub(crate) type Rect = (i32, i32, i32, i32);
+
+/// Places text labels on the plotting area without overlapping each other,
+/// the legend or the area's edges: each label tries its candidate anchors in
+/// order and is left out when none fits (its value is in the results and
+/// the hover readout). On a narrow phone chart this keeps the labels that
+/// fit readable instead of printing them over each other.
+pub(crate) struct Labels<'p, DB: DrawingBackend> {
+    plot: &'p DrawingArea<DB, Shift>,
+    taken: Vec<Rect>,
+    gap: i32,
+}
+
+impl<'p, DB: DrawingBackend> Labels<'p, DB> {
+    /// A placer on `plot` with `reserved` areas already taken.
+    pub(crate) fn new(plot: &'p DrawingArea<DB, Shift>, reserved: &[Rect], scale: f64) -> Self {
+        Labels {
+            plot,
+            taken: reserved.to_vec(),
+            gap: (2.0 * scale).round() as i32,
+        }
+    }
+
+    /// Draws `text` at the first of `candidates` (anchor point in plotting
+    /// area pixels, horizontal and vertical anchor) where it fits. Returns
+    /// whether it was drawn.
+    pub(crate) fn place(
+        &mut self,
+        text: &str,
+        style: &TextStyle,
+        candidates: &[((i32, i32), HPos, VPos)],
+    ) -> Result<bool, String> {
+        let (w, h) = self.plot.estimate_text_size(text, style).map_err(err)?;
+        let (w, h) = (w as i32, h as i32);
+        let (aw, ah) = self.plot.dim_in_pixel();
+        let (aw, ah) = (aw as i32, ah as i32);
+        for &((x, y), hp, vp) in candidates {
+            let left = match hp {
+                HPos::Left => x,
+                HPos::Center => x - w / 2,
+                HPos::Right => x - w,
+            };
+            let top = match vp {
+                VPos::Top => y,
+                VPos::Center => y - h / 2,
+                VPos::Bottom => y - h,
+            };
+            let r = (left, top, left + w, top + h);
+            let inside = r.0 >= 0 && r.1 >= 0 && r.2 <= aw && r.3 <= ah;
+            let g = self.gap;
+            let free = self
+                .taken
+                .iter()
+                .all(|t| r.2 + g <= t.0 || t.2 + g <= r.0 || r.3 + g <= t.1 || t.3 + g <= r.1);
+            if inside && free {
+                self.plot
+                    .draw(&Text::new(text, (x, y), style.pos(Pos::new(hp, vp))))
+                    .map_err(err)?;
+                self.taken.push(r);
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
 }
 
 /// Draws `chart` on `area`. `scale` multiplies font sizes and line widths
@@ -282,13 +402,6 @@ pub fn draw_roofline<DB: DrawingBackend>(
         ShapeStyle::from(theme.roof).stroke_width(px(1.0).max(1) as u32),
     ))
     .map_err(err)?;
-    ctx.plotting_area()
-        .draw(&Text::new(
-            chart.peak_label.clone(),
-            (xlo * 1.15, chart.peak * 1.25),
-            text_style(12.0, theme.text).pos(Pos::new(HPos::Left, VPos::Bottom)),
-        ))
-        .map_err(err)?;
 
     // Bandwidth lines, each bending into the roof at its critical intensity.
     for (i, line) in chart.lines.iter().enumerate() {
@@ -319,83 +432,124 @@ pub fn draw_roofline<DB: DrawingBackend>(
                 color.filled(),
             )))
             .map_err(err)?;
-            let above = i % 2 == 0;
-            let y = if above {
-                chart.peak * 1.8
-            } else {
-                chart.peak / 1.8
-            };
-            let v = if above { VPos::Bottom } else { VPos::Top };
-            ctx.plotting_area()
-                .draw(&Text::new(
-                    line.critical_text.clone(),
-                    (line.critical * 1.1, y),
-                    text_style(12.0, color).pos(Pos::new(HPos::Left, v)),
-                ))
-                .map_err(err)?;
         }
     }
 
-    if let Some(m) = &chart.marker {
-        if m.intensity >= xlo && m.intensity <= xhi {
-            ctx.draw_series(DashedLineSeries::new(
-                [(m.intensity, ylo), (m.intensity, yhi)],
-                px(6.0),
-                px(4.0),
-                ShapeStyle::from(theme.marker).stroke_width(px(1.5) as u32),
-            ))
+    let marker = chart
+        .marker
+        .as_ref()
+        .filter(|m| m.intensity >= xlo && m.intensity <= xhi);
+    if let Some(m) = marker {
+        ctx.draw_series(DashedLineSeries::new(
+            [(m.intensity, ylo), (m.intensity, yhi)],
+            px(6.0),
+            px(4.0),
+            ShapeStyle::from(theme.marker).stroke_width(px(1.5) as u32),
+        ))
+        .map_err(err)?;
+        for (i, line) in chart.lines.iter().enumerate() {
+            let y = attained(chart.peak, line.bandwidth, m.intensity);
+            ctx.draw_series(std::iter::once(Circle::new(
+                (m.intensity, y),
+                px(5.0),
+                ShapeStyle::from(theme.lines[i % 2]).filled(),
+            )))
             .map_err(err)?;
-            for (i, line) in chart.lines.iter().enumerate() {
-                let y = attained(chart.peak, line.bandwidth, m.intensity);
-                ctx.draw_series(std::iter::once(Circle::new(
-                    (m.intensity, y),
-                    px(5.0),
-                    ShapeStyle::from(theme.lines[i % 2]).filled(),
-                )))
-                .map_err(err)?;
-                ctx.draw_series(std::iter::once(Circle::new(
-                    (m.intensity, y),
-                    px(5.0),
-                    ShapeStyle::from(theme.background).stroke_width(px(1.0).max(1) as u32),
-                )))
-                .map_err(err)?;
-                ctx.plotting_area()
-                    .draw(&Text::new(
-                        format::flops_rate(y),
-                        (m.intensity * 1.12, y / 1.15),
-                        text_style(11.0, theme.lines[i % 2]).pos(Pos::new(HPos::Left, VPos::Top)),
-                    ))
-                    .map_err(err)?;
-            }
-            // Label near the top, on whichever side of the line has room.
-            let t = (m.intensity.log10() - xlo.log10()) / (xhi.log10() - xlo.log10());
-            let (x, h) = if t < 0.6 {
-                (m.intensity * 1.08, HPos::Left)
-            } else {
-                (m.intensity / 1.08, HPos::Right)
-            };
-            ctx.plotting_area()
-                .draw(&Text::new(
-                    m.label.clone(),
-                    (x, yhi / 1.15),
-                    text_style(12.0, theme.marker).pos(Pos::new(h, VPos::Top)),
-                ))
-                .map_err(err)?;
+            ctx.draw_series(std::iter::once(Circle::new(
+                (m.intensity, y),
+                px(5.0),
+                ShapeStyle::from(theme.background).stroke_width(px(1.0).max(1) as u32),
+            )))
+            .map_err(err)?;
         }
     }
 
-    let entries: Vec<(String, RGBColor)> = chart
+    // Labels, most important first, each where it overlaps nothing.
+    // The legend names each line and the operation's marker.
+    let mut entries: Vec<LegendEntry> = chart
         .lines
         .iter()
         .enumerate()
-        .map(|(i, line)| (line.label.clone(), theme.lines[i % 2]))
+        .map(|(i, line)| (line.label.clone(), theme.lines[i % 2], false))
         .collect();
-    draw_legend(
-        &ctx.plotting_area().strip_coord_spec(),
-        &entries,
-        theme,
-        scale,
+    if let Some(m) = marker {
+        entries.push((m.label.clone(), theme.marker, true));
+    }
+    let plot = ctx.plotting_area().strip_coord_spec();
+    let legend = legend_layout(&plot, &entries, scale)?;
+    let (base_x, base_y) = plot.get_base_pixel();
+    let at = |x: f64, y: f64| {
+        let (ax, ay) = ctx.plotting_area().map_coordinate(&(x, y));
+        (ax - base_x, ay - base_y)
+    };
+    let d = px(6.0);
+    let reserved: Vec<Rect> = legend.iter().map(|l| l.rect).collect();
+    let mut labels = Labels::new(&plot, &reserved, scale);
+    let row = px(16.0);
+    // The critical intensities first: they are what the chart teaches.
+    for (i, line) in chart.lines.iter().enumerate() {
+        if line.critical < xlo || line.critical > xhi {
+            continue;
+        }
+        let (x, y) = at(line.critical, chart.peak);
+        let mut above = Vec::new();
+        let mut below = Vec::new();
+        for k in 0..3 {
+            let dy = d + k * row;
+            above.push(((x + d, y - dy), HPos::Left, VPos::Bottom));
+            above.push(((x - d, y - dy), HPos::Right, VPos::Bottom));
+            below.push(((x + d, y + dy), HPos::Left, VPos::Top));
+            below.push(((x - d, y + dy), HPos::Right, VPos::Top));
+        }
+        let order = if i % 2 == 0 {
+            [above, below].concat()
+        } else {
+            [below, above].concat()
+        };
+        labels.place(
+            &line.critical_text,
+            &text_style(12.0, theme.lines[i % 2]),
+            &order,
+        )?;
+    }
+    // The peak, on the roof at either end.
+    let (left, roof) = at(xlo, chart.peak);
+    let (right, _) = at(xhi, chart.peak);
+    labels.place(
+        &chart.peak_label,
+        &text_style(12.0, theme.text),
+        &[
+            ((left + d, roof - d / 2), HPos::Left, VPos::Bottom),
+            ((right - d, roof - d / 2), HPos::Right, VPos::Bottom),
+            ((right - d, roof + d / 2), HPos::Right, VPos::Top),
+            ((left + d, roof + d / 2), HPos::Left, VPos::Top),
+        ],
     )?;
+    if let Some(m) = marker {
+        // What the operation attains under each line, right of the marker
+        // (left of it would read as a bend label); once when lines agree.
+        let mut shown: Vec<String> = Vec::new();
+        for (i, line) in chart.lines.iter().enumerate() {
+            let value = attained(chart.peak, line.bandwidth, m.intensity);
+            let text = format::flops_rate(value);
+            if shown.contains(&text) {
+                continue;
+            }
+            let (x, y) = at(m.intensity, value);
+            labels.place(
+                &text,
+                &text_style(11.0, theme.lines[i % 2]),
+                &[
+                    ((x + d, y + d), HPos::Left, VPos::Top),
+                    ((x + d, y - d), HPos::Left, VPos::Bottom),
+                ],
+            )?;
+            shown.push(text);
+        }
+    }
+    if let Some(l) = &legend {
+        draw_legend(&plot, l, &entries, theme, scale)?;
+    }
 
     let (xr, yr) = ctx.plotting_area().get_pixel_range();
     let (x0, x1, y0, y1) = (xr.start, xr.end, yr.start, yr.end);
@@ -435,4 +589,63 @@ impl RooflineChart {
 
 fn line_name(label: &str) -> &str {
     label.split(' ').next().unwrap_or(label)
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    /// Labels asking for the same spot take the next free candidate, or are
+    /// left out; the boxes drawn never overlap each other or the reserved
+    /// area, and stay inside the plot.
+    #[test]
+    fn labels_never_overlap() {
+        let mut out = String::new();
+        {
+            let root = SVGBackend::with_string(&mut out, (300, 200)).into_drawing_area();
+            let reserved = [(200, 150, 300, 200)];
+            let mut labels = Labels::new(&root, &reserved, 1.0);
+            let style = text_style_scaled(12.0, RGBColor(0, 0, 0));
+            let spots = [
+                ((10, 10), HPos::Left, VPos::Top),
+                ((10, 40), HPos::Left, VPos::Top),
+            ];
+            assert!(labels.place("first label", &style, &spots).unwrap());
+            assert!(labels.place("second label", &style, &spots).unwrap());
+            assert!(
+                !labels.place("third label", &style, &spots).unwrap(),
+                "no room left"
+            );
+            assert!(
+                !labels
+                    .place(
+                        "in the legend",
+                        &style,
+                        &[((210, 160), HPos::Left, VPos::Top)]
+                    )
+                    .unwrap(),
+                "the reserved area stays free"
+            );
+            assert!(
+                !labels
+                    .place(
+                        "off the edge",
+                        &style,
+                        &[((295, 10), HPos::Left, VPos::Top)]
+                    )
+                    .unwrap(),
+                "a label that would leave the plot is not drawn"
+            );
+            let boxes = &labels.taken[1..];
+            assert_eq!(boxes.len(), 2);
+            let (a, b) = (boxes[0], boxes[1]);
+            assert!(
+                a.3 <= b.1 || b.3 <= a.1 || a.2 <= b.0 || b.2 <= a.0,
+                "{a:?} {b:?}"
+            );
+        }
+        assert!(out.contains("first label") && out.contains("second label"));
+        assert!(!out.contains("third label") && !out.contains("off the edge"));
+    }
 }

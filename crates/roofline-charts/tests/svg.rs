@@ -80,3 +80,37 @@ fn legend_names_each_line_inside_the_image() {
         assert!(y > 250.0 && y < 500.0, "legend sits at the bottom: y = {y}");
     }
 }
+
+/// The operation's marker is named in the legend, and on a narrow chart
+/// each bend label is still drawn, once.
+#[test]
+fn narrow_chart_keeps_labels_apart_and_names_the_marker() {
+    let chip = preset("v5e").unwrap();
+    let spec = roofline_for_chip(
+        &chip,
+        DType::Bf16,
+        &[LevelKind::Hbm, LevelKind::Vmem],
+        Some(("this operation: 410 FLOPs/byte".into(), 410.0)),
+    )
+    .unwrap();
+    let svg = to_svg(330, 300, |root| {
+        draw_roofline(root, &spec, &Theme::light(), 1.0).map(|_| ())
+    })
+    .unwrap();
+    assert!(
+        svg.contains("this operation: 410 FLOPs/byte"),
+        "marker in the legend"
+    );
+    let texts: Vec<&str> = svg.split("<text").skip(1).collect();
+    assert!(texts.len() > 10);
+    for label in ["240 FLOPs/byte", "10.9 FLOPs/byte"] {
+        assert_eq!(
+            texts
+                .iter()
+                .filter(|t| t.contains(&format!("\n{label}\n")))
+                .count(),
+            1,
+            "{label} drawn once"
+        );
+    }
+}
