@@ -54,7 +54,9 @@ export async function startServer(dir = path.join(root, 'dist')) {
       const ext = path.extname(file);
       const headers = {
         'content-type': TYPES[ext] ?? 'application/octet-stream',
-        'cache-control': 'no-store',
+        // Revalidated on every load, but (unlike no-store) the page may enter the
+        // back/forward cache, as it would on a real host.
+        'cache-control': 'no-cache',
         vary: 'accept-encoding',
       };
       // Like any static host, send text and wasm gzipped to a client that
