@@ -173,6 +173,21 @@ pub fn batch_csv(chart: &BatchChart) -> String {
     out
 }
 
+/// `points` without the interior points of runs at the same height: on the
+/// roof every point has the same attained FLOP/s, and a run's two ends draw
+/// the same line with far fewer canvas calls. The CSV keeps every point.
+pub(crate) fn without_flat_interior(points: &[(f64, f64)]) -> Vec<(f64, f64)> {
+    let mut out: Vec<(f64, f64)> = Vec::with_capacity(points.len());
+    for (i, &p) in points.iter().enumerate() {
+        let flat_before = i > 0 && points[i - 1].1 == p.1;
+        let flat_after = points.get(i + 1).is_some_and(|n| n.1 == p.1);
+        if !(flat_before && flat_after) {
+            out.push(p);
+        }
+    }
+    out
+}
+
 fn series_color(theme: &Theme, i: usize) -> RGBColor {
     const EXTRA: [RGBColor; 6] = [
         RGBColor(26, 127, 55),
@@ -333,7 +348,7 @@ where
     for (i, s) in chart.series.iter().enumerate() {
         let color = series_color(theme, i);
         ctx.draw_series(LineSeries::new(
-            s.points.iter().copied(),
+            without_flat_interior(&s.points),
             ShapeStyle::from(color).stroke_width(px(2.5) as u32),
         ))
         .map_err(err)?;
@@ -384,4 +399,36 @@ where
         draw_legend(&plot, l, &entries, theme, scale)?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::without_flat_interior;
+
+    #[test]
+    fn flat_runs_keep_their_ends_and_slopes_keep_every_point() {
+        let pts = [
+            (1.0, 1.0),
+            (2.0, 2.0),
+            (3.0, 5.0),
+            (4.0, 5.0),
+            (5.0, 5.0),
+            (6.0, 5.0),
+            (7.0, 6.0),
+            (8.0, 6.0),
+        ];
+        assert_eq!(
+            without_flat_interior(&pts),
+            vec![
+                (1.0, 1.0),
+                (2.0, 2.0),
+                (3.0, 5.0),
+                (6.0, 5.0),
+                (7.0, 6.0),
+                (8.0, 6.0)
+            ]
+        );
+        assert!(without_flat_interior(&[]).is_empty());
+        assert_eq!(without_flat_interior(&[(1.0, 3.0)]), vec![(1.0, 3.0)]);
+    }
 }
