@@ -11,7 +11,8 @@ use roofline_core::sweep::{lin_space, log_space, Sweep};
 use roofline_core::{format, CoreError};
 
 use crate::roofline::{
-    check_log_range, decades, draw_legend, err, legend_layout, Labels, LegendEntry, Rect,
+    check_log_range, decades, draw_legend, err, legend_layout, polyline_obstacles, Labels,
+    LegendEntry, Rect,
 };
 use crate::{PlotFrame, Theme};
 
@@ -381,13 +382,22 @@ where
         })
         .collect();
     let plot = ctx.plotting_area().strip_coord_spec();
-    let legend = legend_layout(&plot, &entries, scale)?;
     let (base_x, base_y) = plot.get_base_pixel();
-    let (ax, ay) = ctx.plotting_area().map_coordinate(&(xlo, chart.peak));
-    let (left, roof) = (ax - base_x, ay - base_y);
+    let at = |p: &(f64, f64)| {
+        let (ax, ay) = ctx.plotting_area().map_coordinate(p);
+        (ax - base_x, ay - base_y)
+    };
+    // The legend and the peak label avoid the curves.
+    let mut obstacles = Vec::new();
+    for s in &chart.series {
+        let pts: Vec<(i32, i32)> = without_flat_interior(&s.points).iter().map(at).collect();
+        obstacles.extend(polyline_obstacles(&pts, px(2.0), px(6.0)));
+    }
+    let legend = legend_layout(&plot, &entries, scale, &obstacles, &[])?;
+    let (left, roof) = at(&(xlo, chart.peak));
     let reserved: Vec<Rect> = legend.iter().map(|l| l.rect).collect();
     let d = px(6.0);
-    Labels::new(&plot, &reserved, scale).place(
+    Labels::new(&plot, &reserved, &obstacles, scale).place_or_cross(
         &chart.peak_label,
         &text_style(12.0, theme.text),
         &[

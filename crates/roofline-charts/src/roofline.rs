@@ -154,7 +154,11 @@ pub(crate) struct LegendLayout {
 }
 
 /// Lays out the legend both charts share: one line sample and label per
-/// entry, in the lower right of the plotting area. `None` with no entries.
+/// entry, in the first corner of the plotting area (lower right, upper
+/// left, lower left, upper right) that covers none of `lines` (samples
+/// along the data lines) and `dots` (bends, markers), else the corner that
+/// covers least, a dot counting as much as a hundred line samples. `None`
+/// with no entries.
 ///
 /// Drawn by our code rather than with plotters' series labels: those measure
 /// text with the platform font code, which in a browser lays out the whole
@@ -163,6 +167,8 @@ pub(crate) fn legend_layout<DB: DrawingBackend>(
     plot: &DrawingArea<DB, Shift>,
     entries: &[LegendEntry],
     scale: f64,
+    lines: &[Rect],
+    dots: &[Rect],
 ) -> Result<Option<LegendLayout>, String> {
     if entries.is_empty() {
         return Ok(None);
@@ -182,8 +188,32 @@ pub(crate) fn legend_layout<DB: DrawingBackend>(
     let box_w = pad + sample + gap + text_w + pad;
     let box_h = pad + row.saturating_mul(n) + pad - px(6.0);
     let (w, h) = plot.dim_in_pixel();
-    let x0 = (w as i32 - margin - box_w).max(0);
-    let y0 = (h as i32 - margin - box_h).max(0);
+    let right = (w as i32 - margin - box_w).max(0);
+    let bottom = (h as i32 - margin - box_h).max(0);
+    let corners = [
+        (right, bottom),
+        (margin, margin),
+        (margin, bottom),
+        (right, margin),
+    ];
+    let covered = |(x0, y0): (i32, i32)| {
+        let r = (x0, y0, x0 + box_w, y0 + box_h);
+        let hit = |set: &[Rect]| set.iter().filter(|o| overlaps(r, **o, 0)).count();
+        hit(lines) + 100 * hit(dots)
+    };
+    let mut best = corners[0];
+    let mut fewest = usize::MAX;
+    for c in corners {
+        let n = covered(c);
+        if n < fewest {
+            best = c;
+            fewest = n;
+        }
+        if n == 0 {
+            break;
+        }
+    }
+    let (x0, y0) = best;
     Ok(Some(LegendLayout {
         rect: (x0, y0, x0 + box_w, y0 + box_h),
         pad,
@@ -256,35 +286,97 @@ pub(crate) fn draw_legend<DB: DrawingBackend>(
 /// A rectangle in pixels: left, top, right, bottom.
 pub(crate) type Rect = (i32, i32, i32, i32);
 
+/// Whether `a` and `b` come closer than `gap` pixels.
+fn overlaps(a: Rect, b: Rect, gap: i32) -> bool {
+    !(a.2 + gap <= b.0 || b.2 + gap <= a.0 || a.3 + gap <= b.1 || b.3 + gap <= a.1)
+}
+
+/// Small squares (half-side `half`) along the polyline `points`, about
+/// every `step` pixels: what labels and the legend must not cover.
+pub(crate) fn polyline_obstacles(points: &[(i32, i32)], half: i32, step: i32) -> Vec<Rect> {
+    let mut out = Vec::new();
+    let square = |x: i32, y: i32| (x - half, y - half, x + half, y + half);
+    if let Some(&(x, y)) = points.first() {
+        out.push(square(x, y));
+    }
+    for pair in points.windows(2) {
+        let ((x0, y0), (x1, y1)) = (pair[0], pair[1]);
+        let (dx, dy) = (f64::from(x1 - x0), f64::from(y1 - y0));
+        let n = ((dx.hypot(dy) / f64::from(step.max(1))).ceil() as i32).clamp(1, 10_000);
+        for k in 1..=n {
+            let t = f64::from(k) / f64::from(n);
+            out.push(square(
+                x0 + (dx * t).round() as i32,
+                y0 + (dy * t).round() as i32,
+            ));
+        }
+    }
+    out
+}
+
 /// Places text labels on the plotting area without overlapping each other,
-/// the legend or the area's edges: each label tries its candidate anchors in
-/// order and is left out when none fits (its value is in the results and
-/// the hover readout). On a narrow phone chart this keeps the labels that
-/// fit readable instead of printing them over each other.
+/// the legend, the dots or the area's edges, and where possible without
+/// crossing a drawn line: each label tries its candidate anchors in order
+/// and is left out when none fits (its value is in the results and the
+/// hover readout). On a narrow phone chart this keeps the labels that fit
+/// readable instead of printing them over each other.
 pub(crate) struct Labels<'p, DB: DrawingBackend> {
     plot: &'p DrawingArea<DB, Shift>,
+    /// Never covered: placed labels, the legend, dots.
     taken: Vec<Rect>,
+    /// Covered only by a label that may cross lines: samples along lines.
+    lines: Vec<Rect>,
     gap: i32,
 }
 
 impl<'p, DB: DrawingBackend> Labels<'p, DB> {
-    /// A placer on `plot` with `reserved` areas already taken.
-    pub(crate) fn new(plot: &'p DrawingArea<DB, Shift>, reserved: &[Rect], scale: f64) -> Self {
+    /// A placer on `plot` with `taken` areas never to cover and `lines`
+    /// (samples along drawn lines) to avoid where possible.
+    pub(crate) fn new(
+        plot: &'p DrawingArea<DB, Shift>,
+        taken: &[Rect],
+        lines: &[Rect],
+        scale: f64,
+    ) -> Self {
         Labels {
             plot,
-            taken: reserved.to_vec(),
+            taken: taken.to_vec(),
+            lines: lines.to_vec(),
             gap: (2.0 * scale).round() as i32,
         }
     }
 
     /// Draws `text` at the first of `candidates` (anchor point in plotting
-    /// area pixels, horizontal and vertical anchor) where it fits. Returns
-    /// whether it was drawn.
+    /// area pixels, horizontal and vertical anchor) where it covers nothing,
+    /// lines included. Returns whether it was drawn.
     pub(crate) fn place(
         &mut self,
         text: &str,
         style: &TextStyle,
         candidates: &[((i32, i32), HPos, VPos)],
+    ) -> Result<bool, String> {
+        self.place_avoiding(text, style, candidates, true)
+    }
+
+    /// Like [`Labels::place`], but when no candidate is clear of the lines,
+    /// takes the first that covers no label, legend or dot (for the labels
+    /// the chart is about, which should rather cross a line than go).
+    pub(crate) fn place_or_cross(
+        &mut self,
+        text: &str,
+        style: &TextStyle,
+        candidates: &[((i32, i32), HPos, VPos)],
+    ) -> Result<bool, String> {
+        Ok(self.place_avoiding(text, style, candidates, true)?
+            || self.place_avoiding(text, style, candidates, false)?)
+    }
+
+    fn place_avoiding(
+        &mut self,
+        text: &str,
+        style: &TextStyle,
+        candidates: &[((i32, i32), HPos, VPos)],
+        avoid_lines: bool,
     ) -> Result<bool, String> {
         let (w, h) = self.plot.estimate_text_size(text, style).map_err(err)?;
         let (w, h) = (w as i32, h as i32);
@@ -304,10 +396,8 @@ impl<'p, DB: DrawingBackend> Labels<'p, DB> {
             let r = (left, top, left + w, top + h);
             let inside = r.0 >= 0 && r.1 >= 0 && r.2 <= aw && r.3 <= ah;
             let g = self.gap;
-            let free = self
-                .taken
-                .iter()
-                .all(|t| r.2 + g <= t.0 || t.2 + g <= r.0 || r.3 + g <= t.1 || t.3 + g <= r.1);
+            let free = self.taken.iter().all(|t| !overlaps(r, *t, g))
+                && (!avoid_lines || self.lines.iter().all(|t| !overlaps(r, *t, 0)));
             if inside && free {
                 self.plot
                     .draw(&Text::new(text, (x, y), style.pos(Pos::new(hp, vp))))
@@ -476,15 +566,47 @@ pub fn draw_roofline<DB: DrawingBackend>(
         entries.push((m.label.clone(), theme.marker, true));
     }
     let plot = ctx.plotting_area().strip_coord_spec();
-    let legend = legend_layout(&plot, &entries, scale)?;
     let (base_x, base_y) = plot.get_base_pixel();
     let at = |x: f64, y: f64| {
         let (ax, ay) = ctx.plotting_area().map_coordinate(&(x, y));
         (ax - base_x, ay - base_y)
     };
     let d = px(6.0);
-    let reserved: Vec<Rect> = legend.iter().map(|l| l.rect).collect();
-    let mut labels = Labels::new(&plot, &reserved, scale);
+    // What text must not cover: the bandwidth lines, the marker line and
+    // every dot.
+    let mut lines = Vec::new();
+    let mut dots = Vec::new();
+    for line in &chart.lines {
+        let bend = line.critical.clamp(xlo, xhi);
+        let pts = [
+            at(xlo, attained(chart.peak, line.bandwidth, xlo)),
+            at(bend, attained(chart.peak, line.bandwidth, bend)),
+            at(xhi, attained(chart.peak, line.bandwidth, xhi)),
+        ];
+        lines.extend(polyline_obstacles(&pts, px(2.0), px(6.0)));
+        if line.critical >= xlo && line.critical <= xhi {
+            dots.extend(polyline_obstacles(
+                &[at(line.critical, chart.peak)],
+                px(5.0),
+                1,
+            ));
+        }
+    }
+    // The legend may hide part of the marker's vertical line, not the data.
+    let legend = legend_layout(&plot, &entries, scale, &lines, &dots)?;
+    if let Some(m) = marker {
+        lines.extend(polyline_obstacles(
+            &[at(m.intensity, ylo), at(m.intensity, yhi)],
+            px(2.0),
+            px(6.0),
+        ));
+        for line in &chart.lines {
+            let y = attained(chart.peak, line.bandwidth, m.intensity);
+            dots.extend(polyline_obstacles(&[at(m.intensity, y)], px(5.0), 1));
+        }
+    }
+    dots.extend(legend.iter().map(|l| l.rect));
+    let mut labels = Labels::new(&plot, &dots, &lines, scale);
     let row = px(16.0);
     // The critical intensities first: they are what the chart teaches.
     for (i, line) in chart.lines.iter().enumerate() {
@@ -494,19 +616,21 @@ pub fn draw_roofline<DB: DrawingBackend>(
         let (x, y) = at(line.critical, chart.peak);
         let mut above = Vec::new();
         let mut below = Vec::new();
+        // Clear of the bend's dot (radius 5) and the gap kept around it.
+        let dx = px(8.0);
         for k in 0..3 {
-            let dy = d + k * row;
-            above.push(((x + d, y - dy), HPos::Left, VPos::Bottom));
-            above.push(((x - d, y - dy), HPos::Right, VPos::Bottom));
-            below.push(((x + d, y + dy), HPos::Left, VPos::Top));
-            below.push(((x - d, y + dy), HPos::Right, VPos::Top));
+            let dy = dx + k * row;
+            above.push(((x + dx, y - dy), HPos::Left, VPos::Bottom));
+            above.push(((x - dx, y - dy), HPos::Right, VPos::Bottom));
+            below.push(((x + dx, y + dy), HPos::Left, VPos::Top));
+            below.push(((x - dx, y + dy), HPos::Right, VPos::Top));
         }
         let order = if i % 2 == 0 {
             [above, below].concat()
         } else {
             [below, above].concat()
         };
-        labels.place(
+        labels.place_or_cross(
             &line.critical_text,
             &text_style(12.0, theme.lines[i % 2]),
             &order,
@@ -515,7 +639,7 @@ pub fn draw_roofline<DB: DrawingBackend>(
     // The peak, on the roof at either end.
     let (left, roof) = at(xlo, chart.peak);
     let (right, _) = at(xhi, chart.peak);
-    labels.place(
+    labels.place_or_cross(
         &chart.peak_label,
         &text_style(12.0, theme.text),
         &[
@@ -605,7 +729,7 @@ mod tests {
         {
             let root = SVGBackend::with_string(&mut out, (300, 200)).into_drawing_area();
             let reserved = [(200, 150, 300, 200)];
-            let mut labels = Labels::new(&root, &reserved, 1.0);
+            let mut labels = Labels::new(&root, &reserved, &[], 1.0);
             let style = text_style_scaled(12.0, RGBColor(0, 0, 0));
             let spots = [
                 ((10, 10), HPos::Left, VPos::Top),
@@ -646,6 +770,27 @@ mod tests {
             );
         }
         assert!(out.contains("first label") && out.contains("second label"));
+
+        // A line through the first spot: a plain label goes to the second
+        // spot, or nowhere; a label that may cross lines takes the first.
+        let mut out = String::new();
+        {
+            let root = SVGBackend::with_string(&mut out, (300, 200)).into_drawing_area();
+            let line = polyline_obstacles(&[(0, 15), (300, 15)], 2, 6);
+            let style = text_style_scaled(12.0, RGBColor(0, 0, 0));
+            let first = [((10, 10), HPos::Left, VPos::Top)];
+            let both = [
+                ((10, 10), HPos::Left, VPos::Top),
+                ((10, 60), HPos::Left, VPos::Top),
+            ];
+            let mut labels = Labels::new(&root, &[], &line, 1.0);
+            assert!(!labels.place("blocked", &style, &first).unwrap());
+            assert!(labels.place("moved", &style, &both).unwrap());
+            assert_eq!(labels.taken.last().map(|r| r.1), Some(60));
+            assert!(labels.place_or_cross("crossing", &style, &first).unwrap());
+            assert_eq!(labels.taken.last().map(|r| r.1), Some(10));
+        }
+        assert!(!out.contains("blocked") && out.contains("moved") && out.contains("crossing"));
         assert!(!out.contains("third label") && !out.contains("off the edge"));
     }
 }
