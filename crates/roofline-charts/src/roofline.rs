@@ -719,6 +719,72 @@ fn line_name(label: &str) -> &str {
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
+    use proptest::prelude::*;
+
+    /// An anchor point with its horizontal and vertical anchor as 0, 1, 2.
+    fn anchor() -> impl Strategy<Value = ((i32, i32), u8, u8)> {
+        ((-50i32..350, -50i32..250), 0u8..3, 0u8..3)
+    }
+
+    fn spots(raw: &[((i32, i32), u8, u8)]) -> Vec<((i32, i32), HPos, VPos)> {
+        raw.iter()
+            .map(|&(p, h, v)| {
+                let h = [HPos::Left, HPos::Center, HPos::Right][usize::from(h)];
+                let v = [VPos::Top, VPos::Center, VPos::Bottom][usize::from(v)];
+                (p, h, v)
+            })
+            .collect()
+    }
+
+    fn rect() -> impl Strategy<Value = Rect> {
+        (0i32..300, 0i32..200, 1i32..60, 1i32..40).prop_map(|(x, y, w, h)| (x, y, x + w, y + h))
+    }
+
+    proptest! {
+        /// Whatever is asked, the labels drawn stay inside the plot, never
+        /// overlap each other or a reserved area, and a label not allowed to
+        /// cross lines crosses none.
+        #[test]
+        fn placed_labels_are_disjoint_and_inside(
+            taken in proptest::collection::vec(rect(), 0..4),
+            lines in proptest::collection::vec(rect(), 0..6),
+            asks in proptest::collection::vec(
+                ("[a-z0-9 ]{1,16}", proptest::collection::vec(anchor(), 1..6), any::<bool>()),
+                1..10,
+            ),
+        ) {
+            let mut out = String::new();
+            let root = SVGBackend::with_string(&mut out, (300, 200)).into_drawing_area();
+            let mut labels = Labels::new(&root, &taken, &lines, 1.0);
+            let style = text_style_scaled(12.0, RGBColor(0, 0, 0));
+            let mut placed: Vec<(Rect, bool)> = Vec::new();
+            for (text, raw, may_cross) in &asks {
+                let spots = spots(raw);
+                let drawn = if *may_cross {
+                    labels.place_or_cross(text, &style, &spots).unwrap()
+                } else {
+                    labels.place(text, &style, &spots).unwrap()
+                };
+                if drawn {
+                    placed.push((*labels.taken.last().unwrap(), *may_cross));
+                }
+            }
+            for (i, (r, may_cross)) in placed.iter().enumerate() {
+                prop_assert!(r.0 >= 0 && r.1 >= 0 && r.2 <= 300 && r.3 <= 200, "{r:?} leaves the plot");
+                for t in &taken {
+                    prop_assert!(!overlaps(*r, *t, 2), "{r:?} covers reserved {t:?}");
+                }
+                if !may_cross {
+                    for l in &lines {
+                        prop_assert!(!overlaps(*r, *l, 0), "{r:?} crosses line sample {l:?}");
+                    }
+                }
+                for (other, _) in &placed[i + 1..] {
+                    prop_assert!(!overlaps(*r, *other, 2), "{r:?} overlaps {other:?}");
+                }
+            }
+        }
+    }
 
     /// Labels asking for the same spot take the next free candidate, or are
     /// left out; the boxes drawn never overlap each other or the reserved
