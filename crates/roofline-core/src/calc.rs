@@ -5,7 +5,7 @@
 //! invalid the results are `None` and the page keeps showing the last valid
 //! ones.
 
-use std::collections::BTreeMap;
+use crate::small::SmallMap;
 
 use crate::small::map_of;
 
@@ -24,13 +24,13 @@ pub struct CalcInput {
     /// Preset chip id.
     pub chip: String,
     /// Peaks the user typed over the preset's, by data type.
-    pub peak_edits: BTreeMap<DType, String>,
+    pub peak_edits: SmallMap<DType, String>,
     /// Bandwidths the user typed over the preset's, by level.
-    pub bw_edits: BTreeMap<LevelKind, String>,
+    pub bw_edits: SmallMap<LevelKind, String>,
     /// The operation in the book's notation.
     pub op_text: String,
     /// Sizes the user typed, by dimension name (others use defaults).
-    pub size_edits: BTreeMap<String, String>,
+    pub size_edits: SmallMap<String, String>,
     /// The data type the math runs at; `None` = the widest input.
     pub compute: Option<DType>,
     /// First memory level (results and chart line 1).
@@ -51,10 +51,10 @@ impl Default for CalcInput {
     fn default() -> Self {
         CalcInput {
             chip: "v5e".to_string(),
-            peak_edits: BTreeMap::new(),
-            bw_edits: BTreeMap::new(),
+            peak_edits: SmallMap::new(),
+            bw_edits: SmallMap::new(),
             op_text: Shortcut::MixedMatmul.notation(),
-            size_edits: BTreeMap::new(),
+            size_edits: SmallMap::new(),
             compute: None,
             level1: LevelKind::Hbm,
             level2: Some(LevelKind::Vmem),

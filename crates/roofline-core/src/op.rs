@@ -51,7 +51,7 @@
 //! `count(x) = slope · x + offset`. [`Operation::linear_counts`] returns those
 //! coefficients; the critical-size solver and the sweeps build on them.
 
-use std::collections::BTreeMap;
+use crate::small::SmallMap;
 use std::fmt;
 use std::str::FromStr;
 
@@ -59,7 +59,7 @@ use crate::format::{clip, plain_number};
 use crate::{CoreError, DType};
 
 /// The size of each dimension, by name.
-pub type Sizes = BTreeMap<String, f64>;
+pub type Sizes = SmallMap<String, f64>;
 
 /// One operand (or the output): a data type and named dimensions.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -566,7 +566,7 @@ impl Operation {
         self.validate()?;
         let n = self.inputs.len();
         // Every size, checked, with the operand that first needs it.
-        let mut known: BTreeMap<&str, f64> = BTreeMap::new();
+        let mut known: SmallMap<&str, f64> = SmallMap::new();
         for (i, o) in self.operands().enumerate() {
             for d in &o.dims {
                 if Some(d.as_str()) == var || known.contains_key(d.as_str()) {

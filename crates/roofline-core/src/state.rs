@@ -8,7 +8,7 @@
 //! compute them ([`default_sizes`], [`default_level2`], [`default_batch_dim`])
 //! are public so the app and the link encoder agree on them.
 
-use std::collections::BTreeMap;
+use crate::small::SmallMap;
 
 use crate::analysis::Scenario;
 use crate::hardware::{preset, Chip};
@@ -331,7 +331,7 @@ impl CalcState {
     /// Sets (or, with `None`, removes) the user's peak for `dtype`, keeping
     /// the overrides sorted and unique.
     pub fn set_peak_override(&mut self, dtype: DType, value: Option<f64>) {
-        let mut m: BTreeMap<DType, f64> = crate::small::map_of(self.peak_overrides.iter().copied());
+        let mut m: SmallMap<DType, f64> = crate::small::map_of(self.peak_overrides.iter().copied());
         match value {
             Some(v) => m.insert(dtype, v),
             None => m.remove(&dtype),
@@ -342,7 +342,7 @@ impl CalcState {
     /// Sets (or, with `None`, removes) the user's bandwidth for `kind`,
     /// keeping the overrides sorted and unique.
     pub fn set_bw_override(&mut self, kind: LevelKind, value: Option<f64>) {
-        let mut m: BTreeMap<LevelKind, f64> =
+        let mut m: SmallMap<LevelKind, f64> =
             crate::small::map_of(self.bw_overrides.iter().copied());
         match value {
             Some(v) => m.insert(kind, v),

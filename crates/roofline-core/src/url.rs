@@ -21,7 +21,8 @@
 //! notices clipped to 40 characters (and not at all when it spells a
 //! non-finite number, so a notice never reads "NaN" or "inf").
 
-use std::collections::{BTreeMap, HashMap};
+use crate::small::SmallMap;
+use std::collections::HashMap;
 use std::fmt;
 
 use crate::format::{clip, sci};
@@ -149,11 +150,11 @@ pub fn encode(state: &AppState) -> String {
     if c.chip != DEFAULT_CHIP {
         put("chip", c.chip.clone());
     }
-    let peaks: BTreeMap<DType, f64> = crate::small::map_of(c.peak_overrides.iter().copied());
+    let peaks: SmallMap<DType, f64> = crate::small::map_of(c.peak_overrides.iter().copied());
     for (d, v) in peaks {
         put(&format!("peak.{}", d.name()), number(v));
     }
-    let bws: BTreeMap<LevelKind, f64> = crate::small::map_of(c.bw_overrides.iter().copied());
+    let bws: SmallMap<LevelKind, f64> = crate::small::map_of(c.bw_overrides.iter().copied());
     for (k, v) in bws {
         put(&format!("bw.{}", k.key()), number(v));
     }
@@ -926,7 +927,7 @@ fn read_level(raw: &str) -> Option<LevelKind> {
 }
 
 fn read_peaks(p: &mut Params, n: &mut Notes, base: &Chip) -> Vec<(DType, f64)> {
-    let mut out: BTreeMap<DType, f64> = BTreeMap::new();
+    let mut out: SmallMap<DType, f64> = SmallMap::new();
     for (key, raw) in p.take_prefixed("peak.") {
         let name = shown(&key).unwrap_or_else(|| "a peak.* parameter".to_string());
         let Ok(d) = key["peak.".len()..].parse::<DType>() else {
@@ -964,7 +965,7 @@ fn read_peaks(p: &mut Params, n: &mut Notes, base: &Chip) -> Vec<(DType, f64)> {
 }
 
 fn read_bandwidths(p: &mut Params, n: &mut Notes, base: &Chip) -> Vec<(LevelKind, f64)> {
-    let mut out: BTreeMap<LevelKind, f64> = BTreeMap::new();
+    let mut out: SmallMap<LevelKind, f64> = SmallMap::new();
     for (key, raw) in p.take_prefixed("bw.") {
         let name = shown(&key).unwrap_or_else(|| "a bw.* parameter".to_string());
         let Some(k) = LevelKind::from_key(&key["bw.".len()..]) else {

@@ -134,7 +134,7 @@ proptest! {
         let dims = s.op.dims();
         prop_assume!(!dims.is_empty());
         let dim = pick.get(&dims).clone();
-        let x = s.sizes[&dim];
+        let x = *s.sizes.get(&dim).unwrap();
         let sw = Sweep::new(&s, &dim).unwrap();
         let a = analyze(&s).unwrap();
         prop_assert!(rel(sw.attained_at(x), a.attained) <= 1e-9

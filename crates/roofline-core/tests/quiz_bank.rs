@@ -166,8 +166,8 @@ fn calculator_setups_load() {
     assert_eq!(net.calc.chips, 2);
     assert_eq!(net.calc.shard_dim.as_deref(), Some("D"));
     let q3 = q("q3");
-    assert_eq!(q3.calc_for("b").sizes["D"], 1024.0);
-    assert_eq!(q3.calc_for("a").sizes["D"], 4096.0);
+    assert_eq!(q3.calc_for("b").sizes.get("D"), Some(&1024.0));
+    assert_eq!(q3.calc_for("a").sizes.get("D"), Some(&4096.0));
 }
 
 #[test]

@@ -5,7 +5,7 @@
 //! that does not fit is skipped, so garbage in storage yields empty or
 //! partial progress, never an error.
 
-use std::collections::{BTreeMap, BTreeSet};
+use crate::small::SmallMap;
 
 use crate::state::is_question_id;
 
@@ -18,7 +18,8 @@ const MAX_LEN: usize = 16 * 1024;
 /// Solved parts per question.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Progress {
-    solved: BTreeMap<String, BTreeSet<String>>,
+    /// Question id → solved part ids (a set: the values are unused).
+    solved: SmallMap<String, SmallMap<String, ()>>,
 }
 
 fn is_part_id(s: &str) -> bool {
@@ -55,7 +56,7 @@ impl Progress {
                 format!(
                     "{q}:{}",
                     parts
-                        .iter()
+                        .keys()
                         .map(String::as_str)
                         .collect::<Vec<_>>()
                         .join(",")
@@ -69,20 +70,21 @@ impl Progress {
     pub fn mark(&mut self, question: &str, part: &str) {
         if is_question_id(question) && is_part_id(part) {
             self.solved
-                .entry(question.to_string())
-                .or_default()
-                .insert(part.to_string());
+                .get_or_insert_default(question.to_string())
+                .insert(part.to_string(), ());
         }
     }
 
     /// Whether that part is solved.
     pub fn is_solved(&self, question: &str, part: &str) -> bool {
-        self.solved.get(question).is_some_and(|s| s.contains(part))
+        self.solved
+            .get(question)
+            .is_some_and(|s| s.contains_key(part))
     }
 
     /// How many parts of `question` are solved.
     pub fn solved_count(&self, question: &str) -> usize {
-        self.solved.get(question).map_or(0, BTreeSet::len)
+        self.solved.get(question).map_or(0, SmallMap::len)
     }
 
     /// Forgets everything.
