@@ -7,6 +7,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import {
   startServer, launchBrowser, openPage, waitForDraw, canvasStats, screenshot, artifacts,
+  lowContrastControls,
 } from './harness.mjs';
 
 const require = createRequire(import.meta.url);
@@ -177,6 +178,9 @@ test('axe finds no serious or critical violation, in light and dark, at phone wi
       const result = await page.evaluate(async () => window.axe.run(document, { resultTypes: ['violations'] }));
       const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
       assert.deepEqual(bad.map((v) => `${v.id}: ${v.nodes.length} × ${v.nodes[0]?.target}`), [], `${scheme} ${width}px`);
+      // axe files text on a transparent control under "incomplete"; measure
+      // every visible button and link against the colour behind it.
+      assert.deepEqual(await lowContrastControls(page), [], `${scheme} ${width}px: readable controls`);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       assert.ok(overflow <= 0, `no horizontal scroll (${overflow}px)`);
       await screenshot(page, `calculator-${scheme}-${width}`);

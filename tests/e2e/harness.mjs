@@ -149,3 +149,41 @@ export async function screenshot(page, name) {
   await page.screenshot({ path: file, fullPage: true });
   return file;
 }
+
+/**
+ * Visible buttons and links whose text has a WCAG contrast below 4.5 against
+ * the first non-transparent background behind them, as "testid/text ratio".
+ */
+export const lowContrastControls = (page) => page.evaluate(() => {
+  const rgb = (c) => (c.match(/[\d.]+/g) ?? []).map(Number);
+  const lum = ([r, g, b]) => {
+    const f = (v) => { const s = v / 255; return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+  };
+  // Translucent backgrounds are laid over what is behind them, down to the
+  // first opaque one (or white).
+  const backdrop = (el) => {
+    const layers = [];
+    for (let e = el; e; e = e.parentElement) {
+      const c = rgb(getComputedStyle(e).backgroundColor);
+      const alpha = c.length >= 4 ? c[3] : 1;
+      if (alpha > 0) layers.push([c[0], c[1], c[2], alpha]);
+      if (alpha >= 1) break;
+    }
+    let out = [255, 255, 255];
+    for (const [r, g, b, a] of layers.reverse()) {
+      out = [r * a + out[0] * (1 - a), g * a + out[1] * (1 - a), b * a + out[2] * (1 - a)];
+    }
+    return out;
+  };
+  const out = [];
+  for (const el of document.querySelectorAll('button, a')) {
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0 || !el.textContent.trim()) continue;
+    const a = lum(rgb(getComputedStyle(el).color));
+    const b = lum(backdrop(el));
+    const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+    if (ratio < 4.5) out.push(`${el.dataset.testid ?? el.className}/${el.textContent.trim().slice(0, 20)} ${ratio.toFixed(2)}`);
+  }
+  return out;
+});

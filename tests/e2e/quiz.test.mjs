@@ -4,7 +4,9 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import { startServer, launchBrowser, openPage, screenshot } from './harness.mjs';
+import {
+  startServer, launchBrowser, openPage, screenshot, lowContrastControls,
+} from './harness.mjs';
 
 const require = createRequire(import.meta.url);
 
@@ -142,6 +144,7 @@ test('axe finds no serious or critical violation on the quiz, light and dark', a
       const result = await page.evaluate(async () => window.axe.run(document, { resultTypes: ['violations'] }));
       const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
       assert.deepEqual(bad.map((v) => `${v.id}: ${v.nodes.length} × ${v.nodes[0]?.target}`), [], `${scheme} ${width}px`);
+      assert.deepEqual(await lowContrastControls(page), [], `${scheme} ${width}px: readable controls`);
       await screenshot(page, `quiz-${scheme}-${width}`);
       assert.deepEqual(problems, []);
     } finally {
