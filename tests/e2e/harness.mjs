@@ -104,6 +104,17 @@ export async function openPage(browser, url, options = {}) {
     colorScheme: options.colorScheme ?? 'light',
   });
   const page = await context.newPage();
+  const problems = watchPage(page);
+  await page.goto(url, { waitUntil: 'load' });
+  return { page, context, problems };
+}
+
+/**
+ * Records `page`'s problems from now on: console errors, uncaught
+ * exceptions, dialogs (dismissed) and failed requests. Returns the list,
+ * which fills as they happen.
+ */
+export function watchPage(page) {
   const problems = [];
   page.on('console', (msg) => {
     if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`);
@@ -111,8 +122,7 @@ export async function openPage(browser, url, options = {}) {
   page.on('pageerror', (err) => problems.push(`uncaught: ${err.message}`));
   page.on('dialog', async (d) => { problems.push(`dialog opened: ${d.message()}`); await d.dismiss(); });
   page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`));
-  await page.goto(url, { waitUntil: 'load' });
-  return { page, context, problems };
+  return problems;
 }
 
 /** Waits until the canvas `testid` has drawn more than `after` times; returns the count. */

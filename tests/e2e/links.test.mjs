@@ -7,7 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer, launchBrowser, openPage, canvasStats, screenshot,
+  startServer, launchBrowser, openPage, canvasStats, screenshot, watchPage,
 } from './harness.mjs';
 
 let server;
@@ -247,17 +247,10 @@ function paramMatches(actual, wanted) {
 
 const escapeRe = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** A fresh page in `context` that records problems like the harness's openPage. */
+/** A fresh page in `context` that records problems (see `watchPage`). */
 async function newPage(context) {
   const page = await context.newPage();
-  const problems = [];
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`);
-  });
-  page.on('pageerror', (err) => problems.push(`uncaught: ${err.message}`));
-  page.on('dialog', async (d) => { problems.push(`dialog opened: ${d.message()}`); await d.dismiss(); });
-  page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`));
-  return { page, problems };
+  return { page, problems: watchPage(page) };
 }
 
 /**

@@ -11,8 +11,8 @@ use roofline_core::sweep::{lin_space, log_space, Sweep};
 use roofline_core::{format, CoreError};
 
 use crate::roofline::{
-    check_log_range, decades, draw_legend, err, legend_layout, polyline_obstacles, Labels,
-    LegendEntry, Rect,
+    check_log_range, decades, draw_legend, err, legend_layout, plot_point, polyline_obstacles,
+    text_style_scaled, Labels, LegendEntry, Rect,
 };
 use crate::{PlotFrame, Theme};
 
@@ -228,10 +228,7 @@ pub fn draw_batch<DB: DrawingBackend>(
         return Err("the chart has no valid range".to_string());
     }
     let px = |v: f64| (v * scale).round() as i32;
-    let text_style = |size: f64, c: RGBColor| TextStyle {
-        color: c.to_backend_color(),
-        ..TextStyle::from(("sans-serif", size * scale).into_font())
-    };
+    let text_style = |size: f64, c: RGBColor| text_style_scaled(size * scale, c);
     let ymin = chart
         .series
         .iter()
@@ -336,20 +333,24 @@ where
     Y: Ranged<ValueType = f64>,
 {
     let px = move |v: f64| (v * scale).round() as i32;
-    let text_style = |size: f64, c: RGBColor| TextStyle {
-        color: c.to_backend_color(),
-        ..TextStyle::from(("sans-serif", size * scale).into_font())
-    };
+    let text_style = |size: f64, c: RGBColor| text_style_scaled(size * scale, c);
     let (xlo, xhi) = chart.x_range;
     ctx.draw_series(LineSeries::new(
         [(xlo, chart.peak), (xhi, chart.peak)],
         ShapeStyle::from(theme.roof).stroke_width(px(1.0).max(1) as u32),
     ))
     .map_err(err)?;
-    for (i, s) in chart.series.iter().enumerate() {
+    // Each curve as drawn (flat runs reduced), for the lines and for the
+    // obstacles the legend and labels avoid.
+    let drawn: Vec<Vec<(f64, f64)>> = chart
+        .series
+        .iter()
+        .map(|s| without_flat_interior(&s.points))
+        .collect();
+    for (i, (s, pts)) in chart.series.iter().zip(&drawn).enumerate() {
         let color = series_color(theme, i);
         ctx.draw_series(LineSeries::new(
-            without_flat_interior(&s.points),
+            pts.iter().copied(),
             ShapeStyle::from(color).stroke_width(px(2.5) as u32),
         ))
         .map_err(err)?;
@@ -382,15 +383,11 @@ where
         })
         .collect();
     let plot = ctx.plotting_area().strip_coord_spec();
-    let (base_x, base_y) = plot.get_base_pixel();
-    let at = |p: &(f64, f64)| {
-        let (ax, ay) = ctx.plotting_area().map_coordinate(p);
-        (ax - base_x, ay - base_y)
-    };
+    let at = |p: &(f64, f64)| plot_point(ctx.plotting_area(), *p);
     // The legend and the peak label avoid the curves.
     let mut obstacles = Vec::new();
-    for s in &chart.series {
-        let pts: Vec<(i32, i32)> = without_flat_interior(&s.points).iter().map(at).collect();
+    for pts in &drawn {
+        let pts: Vec<(i32, i32)> = pts.iter().map(at).collect();
         obstacles.extend(polyline_obstacles(&pts, px(2.0), px(6.0)));
     }
     let legend = legend_layout(&plot, &entries, scale, &obstacles, &[])?;

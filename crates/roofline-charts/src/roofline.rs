@@ -134,6 +134,22 @@ pub(crate) fn text_style_scaled(size: f64, color: RGBColor) -> TextStyle<'static
     }
 }
 
+/// Where the data point `p` lands, in pixels of the plotting area (what
+/// [`Labels`] and [`legend_layout`] work in).
+pub(crate) fn plot_point<DB, X, Y>(
+    area: &DrawingArea<DB, Cartesian2d<X, Y>>,
+    p: (f64, f64),
+) -> (i32, i32)
+where
+    DB: DrawingBackend,
+    X: Ranged<ValueType = f64>,
+    Y: Ranged<ValueType = f64>,
+{
+    let (ax, ay) = area.map_coordinate(&p);
+    let (bx, by) = area.get_base_pixel();
+    (ax - bx, ay - by)
+}
+
 pub(crate) fn err<E: std::fmt::Display>(e: E) -> String {
     e.to_string()
 }
@@ -427,11 +443,7 @@ pub fn draw_roofline<DB: DrawingBackend>(
     check_log_range("throughputs", ylo, yhi)?;
     check_log_range("intensities", xlo, xhi)?;
     let px = |v: f64| (v * scale).round() as i32;
-    let font = |size: f64| ("sans-serif", size * scale).into_font();
-    let text_style = |size: f64, c: RGBColor| TextStyle {
-        color: c.to_backend_color(),
-        ..TextStyle::from(font(size))
-    };
+    let text_style = |size: f64, c: RGBColor| text_style_scaled(size * scale, c);
 
     let x_ticks = decades(xlo, xhi);
     let y_ticks = decades(ylo, yhi);
@@ -566,11 +578,7 @@ pub fn draw_roofline<DB: DrawingBackend>(
         entries.push((m.label.clone(), theme.marker, true));
     }
     let plot = ctx.plotting_area().strip_coord_spec();
-    let (base_x, base_y) = plot.get_base_pixel();
-    let at = |x: f64, y: f64| {
-        let (ax, ay) = ctx.plotting_area().map_coordinate(&(x, y));
-        (ax - base_x, ay - base_y)
-    };
+    let at = |x: f64, y: f64| plot_point(ctx.plotting_area(), (x, y));
     let d = px(6.0);
     // What text must not cover: the bandwidth lines, the marker line and
     // every dot.
