@@ -51,7 +51,7 @@ else
 fi
 
 say "building the release"
-PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH" trunk build --release
+bash scripts/trunk-release.sh build --release
 
 say "measuring dist/"
 node bench/bench.mjs dist

@@ -29,8 +29,8 @@ CHROMEDRIVER=/usr/bin/chromedriver \
 WASM_BINDGEN_TEST_TIMEOUT=120 \
   cargo test --target wasm32-unknown-unknown -p roofline-lab --test wasm_canvas --locked
 
-step "release build (trunk, wasm-opt -Oz)"
-trunk build --release
+step "release build (trunk, std built for size, wasm-opt -Oz)"
+bash scripts/trunk-release.sh build --release
 
 step "size budget"
 node tests/size-budget.mjs dist

@@ -20,7 +20,7 @@ if rustup toolchain list | grep -q "^$toolchain"; then
   say "Rust $toolchain present"
 else
   say "installing Rust $toolchain"
-  rustup toolchain install "$toolchain" --profile minimal -c rustfmt -c clippy -t wasm32-unknown-unknown \
+  rustup toolchain install "$toolchain" --profile minimal -c rustfmt -c clippy -c rust-src -t wasm32-unknown-unknown \
     || fail "Rust toolchain $toolchain (rustup could not install it)"
 fi
 if rustup target list --installed | grep -q '^wasm32-unknown-unknown$'; then
@@ -29,12 +29,22 @@ else
   say "adding the wasm32-unknown-unknown target"
   rustup target add wasm32-unknown-unknown || fail "wasm32-unknown-unknown target"
 fi
-for comp in rustfmt clippy; do
+for comp in rustfmt clippy rust-src; do
   if ! rustup component list --installed | grep -q "^$comp"; then
     say "adding $comp"
     rustup component add "$comp" || fail "$comp"
   fi
 done
+
+# The release build compiles std from rust-src (scripts/trunk-release.sh), and
+# Trunk builds offline: fetch std's own crates now. Quick when they are cached.
+sysroot=$(rustc --print sysroot)
+if RUSTC_BOOTSTRAP=1 cargo fetch --locked --quiet \
+    --manifest-path "$sysroot/lib/rustlib/src/rust/library/Cargo.toml"; then
+  say "std sources and their crates present"
+else
+  fail "the crates std is built from (cargo fetch of rust-src's library workspace)"
+fi
 
 # 2. Trunk, pinned: 0.22 needs a newer rustc than this machine has.
 if [ "$(trunk --version 2>/dev/null)" = "trunk $TRUNK_VERSION" ]; then
