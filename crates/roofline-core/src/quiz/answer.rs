@@ -23,7 +23,10 @@
 //! evaluates two formulas with `evalexpr` at many pseudo-random points and
 //! calls them equivalent when every relative difference is below 1e-9.
 
-use evalexpr::{ContextWithMutableVariables, DefaultNumericTypes, HashMapContext, Node, Value};
+use evalexpr::{
+    error::EvalexprResultValue, Context, DefaultNumericTypes, EvalexprError, EvalexprResult, Node,
+    Value,
+};
 
 use crate::format::{clip, sig};
 
@@ -915,14 +918,58 @@ impl Compiled {
 
     /// The value at the given symbol values (non-finite results allowed).
     pub(crate) fn eval(&self, values: &[(String, f64)]) -> Result<f64, String> {
-        let mut ctx = HashMapContext::<DefaultNumericTypes>::new();
-        for (k, v) in values {
-            ctx.set_value(k.clone(), Value::Float(*v))
-                .map_err(|_| "The formula could not be evaluated.".to_string())?;
-        }
         self.node
-            .eval_number_with_context(&ctx)
+            .eval_number_with_context(&Symbols(
+                values
+                    .iter()
+                    .map(|(k, v)| (k.as_str(), Value::Float(*v)))
+                    .collect(),
+            ))
             .map_err(|_| "The formula could not be evaluated.".to_string())
+    }
+}
+
+/// The evaluation context: the symbols' values and nothing else. Formulas
+/// are plain arithmetic ([`read_formula`] admits no function names), so
+/// builtin functions are off for good. Because that answer is a constant
+/// of this type, the compiler drops evalexpr's builtin functions (and the
+/// trigonometry they pull in) from the wasm; with `HashMapContext` gone
+/// too, about 23 KB gzip.
+struct Symbols<'a>(Vec<(&'a str, Value<DefaultNumericTypes>)>);
+
+impl Context for Symbols<'_> {
+    type NumericTypes = DefaultNumericTypes;
+
+    fn get_value(&self, identifier: &str) -> Option<&Value<DefaultNumericTypes>> {
+        self.0
+            .iter()
+            .find(|(k, _)| *k == identifier)
+            .map(|(_, v)| v)
+    }
+
+    fn call_function(
+        &self,
+        identifier: &str,
+        _argument: &Value<DefaultNumericTypes>,
+    ) -> EvalexprResultValue<DefaultNumericTypes> {
+        Err(EvalexprError::FunctionIdentifierNotFound(
+            identifier.to_string(),
+        ))
+    }
+
+    fn are_builtin_functions_disabled(&self) -> bool {
+        true
+    }
+
+    fn set_builtin_functions_disabled(
+        &mut self,
+        disabled: bool,
+    ) -> EvalexprResult<(), DefaultNumericTypes> {
+        if disabled {
+            Ok(())
+        } else {
+            Err(EvalexprError::BuiltinFunctionsCannotBeEnabled)
+        }
     }
 }
 
@@ -1155,5 +1202,35 @@ pub fn match_choice(options: &[ChoiceOption], answer: &str) -> Result<usize, Str
         }
         Some(_) => Err(format!("That names more than one option. {}", pick())),
         None => Err(pick()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Compiled;
+
+    fn at(expr: &str, values: &[(&str, f64)]) -> Result<f64, String> {
+        let values: Vec<(String, f64)> = values.iter().map(|(k, v)| (k.to_string(), *v)).collect();
+        Compiled::new(expr)?.eval(&values)
+    }
+
+    #[test]
+    fn evaluates_arithmetic_in_the_symbols() {
+        assert_eq!(
+            at(
+                "(((2e0 * B) * D) * F)",
+                &[("B", 3.0), ("D", 5.0), ("F", 7.0)]
+            ),
+            Ok(210.0)
+        );
+        assert_eq!(at("((B ^ 2e0) / D)", &[("B", 3.0), ("D", 2.0)]), Ok(4.5));
+    }
+
+    #[test]
+    fn unknown_symbols_and_functions_do_not_evaluate() {
+        assert!(at("(B * X)", &[("B", 3.0)]).is_err());
+        // Builtin functions are off: the context admits only symbols.
+        assert!(at("min(B, 2e0)", &[("B", 3.0)]).is_err());
+        assert!(at("math::sin(B)", &[("B", 3.0)]).is_err());
     }
 }
