@@ -15,6 +15,10 @@
 //     field and times from just before the 'input' event to the later of the
 //     two new `roofline:drawn` / `batch:drawn` marks (median and p95), and to
 //     the next animation frame after both;
+//   - on a slow link (Lighthouse's mobile network: 150 ms round trip,
+//     1.6 Mbps down, no cache, no CPU slowdown): navigation -> first paint
+//     and -> first chart drawn, median of 5 loads. What a learner on a
+//     phone waits for, measured in a real browser rather than simulated;
 //   - Lighthouse 12.2.3 (mobile, its default) scores for performance,
 //     accessibility, best practices and SEO, with FCP, LCP and TBT. A failed
 //     run is reported and recorded as `lighthouse: null`.
@@ -110,6 +114,46 @@ async function firstChart(browser, url, loads) {
     }
   }
   return { median: round(median(runs)), runs, both_charts_median: round(median(both)), problems };
+}
+
+/**
+ * Navigation -> first paint and -> first chart, on an emulated slow link
+ * (Lighthouse's mobile network profile), cache off, over `loads` fresh
+ * contexts.
+ */
+async function slowNetwork(browser, url, loads) {
+  const paint = [];
+  const chart = [];
+  for (let i = 0; i < loads; i++) {
+    const context = await browser.newContext({ viewport: { width: 412, height: 823 } });
+    try {
+      const page = await context.newPage();
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Network.enable');
+      await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+      await cdp.send('Network.emulateNetworkConditions', {
+        offline: false,
+        latency: 150,
+        downloadThroughput: 1.6e6 / 8,
+        uploadThroughput: 7.5e5 / 8,
+      });
+      await page.goto(url);
+      await page.waitForFunction(
+        () => performance.getEntriesByName('roofline:drawn').length > 0,
+        null,
+        { timeout: 60000 },
+      );
+      const t = await page.evaluate(() => ({
+        paint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null,
+        chart: performance.getEntriesByName('roofline:drawn')[0].startTime,
+      }));
+      if (t.paint != null) paint.push(round(t.paint));
+      chart.push(round(t.chart));
+    } finally {
+      await context.close();
+    }
+  }
+  return { first_paint_median: round(median(paint)), first_chart_median: round(median(chart)), first_chart_runs: chart };
 }
 
 /**
@@ -294,6 +338,10 @@ function printReport(r) {
   } else {
     rows.push(['input -> both charts redrawn', 'failed', '-', 0]);
   }
+  if (r.slow_network_ms) {
+    rows.push(['slow link: navigation -> first paint', ms(r.slow_network_ms.first_paint_median), '-', r.slow_network_ms.first_chart_runs.length]);
+    rows.push(['slow link: navigation -> first chart', ms(r.slow_network_ms.first_chart_median), '-', r.slow_network_ms.first_chart_runs.length]);
+  }
   console.log(table(rows));
   if (r.first_chart_ms) console.log(`first chart runs: ${r.first_chart_ms.runs.map((x) => x.toFixed(1)).join(', ')} ms`);
   console.log();
@@ -321,6 +369,8 @@ function flatten(r) {
   for (const file of r.sizes?.files ?? []) f[`gzip ${file.name.replace(/-[0-9a-f]{16}(?=[._])/, '')}`] = file.gzip;
   f['gzip total (B)'] = r.sizes?.total_gzip;
   f['first chart median (ms)'] = r.first_chart_ms?.median;
+  f['slow link first paint (ms)'] = r.slow_network_ms?.first_paint_median;
+  f['slow link first chart (ms)'] = r.slow_network_ms?.first_chart_median;
   f['redraw median (ms)'] = r.redraw_ms?.median;
   f['redraw p95 (ms)'] = r.redraw_ms?.p95;
   f['redraw to next frame median (ms)'] = r.redraw_ms?.to_next_frame?.median;
@@ -382,6 +432,7 @@ async function main() {
     sizes: sizes(dist),
     first_chart_ms: null,
     redraw_ms: null,
+    slow_network_ms: null,
     lighthouse: null,
     environment: { node: process.version, cpus: (await import('node:os')).cpus().length },
   };
@@ -409,6 +460,13 @@ async function main() {
       } catch (e) {
         failed = true;
         console.error(`[bench] redraw failed: ${e.stack ?? e}`);
+      }
+      console.error('[bench] slow link: 5 page loads at 150 ms round trip, 1.6 Mbps');
+      try {
+        rep.slow_network_ms = await slowNetwork(browser, url, 5);
+      } catch (e) {
+        failed = true;
+        console.error(`[bench] slow link failed: ${e.stack ?? e}`);
       }
     } finally {
       await browser.close();
