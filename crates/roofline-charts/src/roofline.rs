@@ -59,6 +59,15 @@ impl RooflineChart {
         let hi = 10f64.powf((self.peak.log10() + 0.35).ceil());
         (lo, hi)
     }
+
+    /// Where `line` is drawn, in data coordinates: from the left edge up
+    /// to its bend (clamped to the x range), then along the roof to the
+    /// right edge.
+    pub fn path(&self, line: &BandwidthLine) -> [(f64, f64); 3] {
+        let (xlo, xhi) = self.x_range;
+        let bend = line.critical.clamp(xlo, xhi);
+        [xlo, bend, xhi].map(|x| (x, attained(self.peak, line.bandwidth, x)))
+    }
 }
 
 /// Where the plot sits on the drawing area, to map a pointer back to data.
@@ -307,13 +316,17 @@ fn overlaps(a: Rect, b: Rect, gap: i32) -> bool {
     !(a.2 + gap <= b.0 || b.2 + gap <= a.0 || a.3 + gap <= b.1 || b.3 + gap <= a.1)
 }
 
+/// The square of half-side `half` centred on `(x, y)`.
+fn square((x, y): (i32, i32), half: i32) -> Rect {
+    (x - half, y - half, x + half, y + half)
+}
+
 /// Small squares (half-side `half`) along the polyline `points`, about
 /// every `step` pixels: what labels and the legend must not cover.
 pub(crate) fn polyline_obstacles(points: &[(i32, i32)], half: i32, step: i32) -> Vec<Rect> {
     let mut out = Vec::new();
-    let square = |x: i32, y: i32| (x - half, y - half, x + half, y + half);
-    if let Some(&(x, y)) = points.first() {
-        out.push(square(x, y));
+    if let Some(&p) = points.first() {
+        out.push(square(p, half));
     }
     for pair in points.windows(2) {
         let ((x0, y0), (x1, y1)) = (pair[0], pair[1]);
@@ -322,8 +335,8 @@ pub(crate) fn polyline_obstacles(points: &[(i32, i32)], half: i32, step: i32) ->
         for k in 1..=n {
             let t = f64::from(k) / f64::from(n);
             out.push(square(
-                x0 + (dx * t).round() as i32,
-                y0 + (dy * t).round() as i32,
+                (x0 + (dx * t).round() as i32, y0 + (dy * t).round() as i32),
+                half,
             ));
         }
     }
@@ -508,14 +521,8 @@ pub fn draw_roofline<DB: DrawingBackend>(
     // Bandwidth lines, each bending into the roof at its critical intensity.
     for (i, line) in chart.lines.iter().enumerate() {
         let color = theme.lines[i % 2];
-        let bend = line.critical.clamp(xlo, xhi);
-        let pts = [
-            (xlo, attained(chart.peak, line.bandwidth, xlo)),
-            (bend, attained(chart.peak, line.bandwidth, bend)),
-            (xhi, attained(chart.peak, line.bandwidth, xhi)),
-        ];
         ctx.draw_series(LineSeries::new(
-            pts,
+            chart.path(line),
             ShapeStyle::from(color).stroke_width(px(2.5) as u32),
         ))
         .map_err(err)?;
@@ -585,19 +592,10 @@ pub fn draw_roofline<DB: DrawingBackend>(
     let mut lines = Vec::new();
     let mut dots = Vec::new();
     for line in &chart.lines {
-        let bend = line.critical.clamp(xlo, xhi);
-        let pts = [
-            at(xlo, attained(chart.peak, line.bandwidth, xlo)),
-            at(bend, attained(chart.peak, line.bandwidth, bend)),
-            at(xhi, attained(chart.peak, line.bandwidth, xhi)),
-        ];
+        let pts = chart.path(line).map(|(x, y)| at(x, y));
         lines.extend(polyline_obstacles(&pts, px(2.0), px(6.0)));
         if line.critical >= xlo && line.critical <= xhi {
-            dots.extend(polyline_obstacles(
-                &[at(line.critical, chart.peak)],
-                px(5.0),
-                1,
-            ));
+            dots.push(square(at(line.critical, chart.peak), px(5.0)));
         }
     }
     // The legend may hide part of the marker's vertical line, not the data.
@@ -610,7 +608,7 @@ pub fn draw_roofline<DB: DrawingBackend>(
         ));
         for line in &chart.lines {
             let y = attained(chart.peak, line.bandwidth, m.intensity);
-            dots.extend(polyline_obstacles(&[at(m.intensity, y)], px(5.0), 1));
+            dots.push(square(at(m.intensity, y), px(5.0)));
         }
     }
     dots.extend(legend.iter().map(|l| l.rect));

@@ -5,9 +5,7 @@
 //! invalid the results are `None` and the page keeps showing the last valid
 //! ones.
 
-use crate::small::SmallMap;
-
-use crate::small::map_of;
+use crate::small::{map_of, SmallMap};
 
 use crate::analysis::{analyze, critical_size, Analysis, CriticalSize, Scenario};
 use crate::hardware::{preset, Chip};
