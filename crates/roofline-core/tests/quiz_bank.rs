@@ -632,3 +632,21 @@ fn links_name_a_question_or_part_that_does_not_exist() {
         .notices
         .is_empty());
 }
+
+#[test]
+fn the_outline_matches_the_bank_for_every_seed() {
+    use roofline_core::quiz::{ids, question, OUTLINE};
+    let listed: Vec<&str> = OUTLINE.iter().map(|(id, _)| *id).collect();
+    assert_eq!(
+        listed,
+        ids(),
+        "the outline lists the bank's questions in order"
+    );
+    for (id, parts) in OUTLINE {
+        for seed in 0..40 {
+            let q = question(id, seed).unwrap();
+            assert_eq!(q.parts.len() as u32, *parts, "{id}/{seed}");
+        }
+    }
+    assert_eq!(OUTLINE.to_vec(), roofline_core::quiz::index());
+}
