@@ -6,8 +6,9 @@
 //   node bench/bench.mjs --compare A.json B.json   print B minus A
 //
 // Figures:
-//   - gzip size (level 9) of each html/js/wasm/css file in DIST and the total
-//     (the same files and level as tests/size-budget.mjs);
+//   - gzip size (level 9) of each html/js/wasm/css file in DIST, the first
+//     load (all but the quiz chunk) and the quiz chunk (tests/sizes.mjs, as
+//     tests/size-budget.mjs counts them);
 //   - headless Chromium (playwright-core): time from navigation to the first
 //     chart drawn (the first `roofline:drawn` performance mark), median over
 //     fresh page loads;
@@ -17,8 +18,10 @@
 //     the next animation frame after both;
 //   - on a slow link (Lighthouse's mobile network: 150 ms round trip,
 //     1.6 Mbps down, no cache, no CPU slowdown): navigation -> first paint
-//     and -> first chart drawn, median of 5 loads. What a learner on a
-//     phone waits for, measured in a real browser rather than simulated;
+//     and -> first chart drawn, median of 5 loads, then click on the Quiz
+//     tab -> first question shown (the quiz chunk's download). What a
+//     learner on a phone waits for, measured in a real browser rather than
+//     simulated;
 //   - Lighthouse 12.2.3 (mobile, its default) scores for performance,
 //     accessibility, best practices and SEO, with FCP, LCP and TBT. A failed
 //     run is reported and recorded as `lighthouse: null`.
@@ -31,10 +34,10 @@
 // CHROMIUM (browser binary, default /usr/bin/chromium).
 import fs from 'node:fs';
 import path from 'node:path';
-import zlib from 'node:zlib';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { startServer, launchBrowser, openPage, waitForDraw, root } from '../tests/e2e/harness.mjs';
+import { measure } from '../tests/sizes.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
@@ -76,15 +79,7 @@ function git(...args) {
 
 // ---------------------------------------------------------------- sizes
 
-function sizes(dir) {
-  const names = fs.readdirSync(dir).filter((f) => /\.(html|js|wasm|css)$/.test(f)).sort();
-  if (names.length === 0) throw new Error(`no html/js/wasm/css files in ${dir}: build first`);
-  const files = names.map((name) => {
-    const raw = fs.readFileSync(path.join(dir, name));
-    return { name, raw: raw.length, gzip: zlib.gzipSync(raw, { level: 9 }).length };
-  });
-  return { files, total_gzip: files.reduce((a, f) => a + f.gzip, 0) };
-}
+const sizes = (dir) => measure(dir);
 
 // ---------------------------------------------------------------- Chromium timings
 
@@ -124,6 +119,7 @@ async function firstChart(browser, url, loads) {
 async function slowNetwork(browser, url, loads) {
   const paint = [];
   const chart = [];
+  const quiz = [];
   for (let i = 0; i < loads; i++) {
     const context = await browser.newContext({ viewport: { width: 412, height: 823 } });
     try {
@@ -149,11 +145,20 @@ async function slowNetwork(browser, url, loads) {
       }));
       if (t.paint != null) paint.push(round(t.paint));
       chart.push(round(t.chart));
+      const t0 = Date.now();
+      await page.click('[data-testid="tab-quiz"]');
+      await page.waitForSelector('[data-testid="question"]', { timeout: 60000 });
+      quiz.push(Date.now() - t0);
     } finally {
       await context.close();
     }
   }
-  return { first_paint_median: round(median(paint)), first_chart_median: round(median(chart)), first_chart_runs: chart };
+  return {
+    first_paint_median: round(median(paint)),
+    first_chart_median: round(median(chart)),
+    first_chart_runs: chart,
+    quiz_open_median: round(median(quiz)),
+  };
 }
 
 /**
@@ -320,9 +325,11 @@ function printReport(r) {
   console.log(`\nRoofline Lab bench — commit ${r.commit}${r.dirty ? ' (uncommitted changes)' : ''}, ${r.date}`);
   console.log(`dist: ${r.dist}\n`);
   console.log(table([
-    ['file', 'raw', 'gzip'],
-    ...r.sizes.files.map((f) => [f.name, `${f.raw} B`, `${f.gzip} B`]),
-    ['total', `${r.sizes.files.reduce((a, f) => a + f.raw, 0)} B`, `${r.sizes.total_gzip} B (${kb(r.sizes.total_gzip)})`],
+    ['file', 'raw', 'gzip', 'downloaded'],
+    ...r.sizes.files.map((f) => [f.name, `${f.raw} B`, `${f.gzip} B`, f.on_demand ? 'when the quiz opens' : 'on load']),
+    ['first load', '', `${r.sizes.first_load_gzip} B (${kb(r.sizes.first_load_gzip)})`, ''],
+    ['quiz chunk', '', `${r.sizes.quiz_chunk_gzip} B (${kb(r.sizes.quiz_chunk_gzip)})`, ''],
+    ['both', `${r.sizes.files.reduce((a, f) => a + f.raw, 0)} B`, `${r.sizes.total_gzip} B (${kb(r.sizes.total_gzip)})`, ''],
   ]));
   console.log();
   const rows = [['headless Chromium', 'median', 'p95', 'n']];
@@ -341,6 +348,9 @@ function printReport(r) {
   if (r.slow_network_ms) {
     rows.push(['slow link: navigation -> first paint', ms(r.slow_network_ms.first_paint_median), '-', r.slow_network_ms.first_chart_runs.length]);
     rows.push(['slow link: navigation -> first chart', ms(r.slow_network_ms.first_chart_median), '-', r.slow_network_ms.first_chart_runs.length]);
+    if (r.slow_network_ms.quiz_open_median != null) {
+      rows.push(['slow link: Quiz tab -> question shown', ms(r.slow_network_ms.quiz_open_median), '-', r.slow_network_ms.first_chart_runs.length]);
+    }
   }
   console.log(table(rows));
   if (r.first_chart_ms) console.log(`first chart runs: ${r.first_chart_ms.runs.map((x) => x.toFixed(1)).join(', ')} ms`);
@@ -366,11 +376,17 @@ function printReport(r) {
 
 function flatten(r) {
   const f = {};
-  for (const file of r.sizes?.files ?? []) f[`gzip ${file.name.replace(/-[0-9a-f]{16}(?=[._])/, '')}`] = file.gzip;
+  // File names without their content hash (app-<hash>/, or -<hash> before
+  // the split build), so two commits line up.
+  const bare = (name) => name.replace(/^app-[0-9a-f]{16}\//, '').replace(/-[0-9a-f]{16}(?=[._])/, '');
+  for (const file of r.sizes?.files ?? []) f[`gzip ${bare(file.name)}`] = file.gzip;
+  f['gzip first load (B)'] = r.sizes?.first_load_gzip;
+  f['gzip quiz chunk (B)'] = r.sizes?.quiz_chunk_gzip;
   f['gzip total (B)'] = r.sizes?.total_gzip;
   f['first chart median (ms)'] = r.first_chart_ms?.median;
   f['slow link first paint (ms)'] = r.slow_network_ms?.first_paint_median;
   f['slow link first chart (ms)'] = r.slow_network_ms?.first_chart_median;
+  f['slow link quiz open (ms)'] = r.slow_network_ms?.quiz_open_median;
   f['redraw median (ms)'] = r.redraw_ms?.median;
   f['redraw p95 (ms)'] = r.redraw_ms?.p95;
   f['redraw to next frame median (ms)'] = r.redraw_ms?.to_next_frame?.median;

@@ -54,8 +54,8 @@ else
   cargo install trunk --version "$TRUNK_VERSION" --locked || fail "trunk $TRUNK_VERSION (cargo install failed)"
 fi
 
-# 3. wasm-bindgen CLI, exactly the version in Cargo.lock (Trunk refuses others
-#    offline). Without --locked: the locked tree needs a crate the registry lacks.
+# 3. wasm-bindgen CLI, exactly the version in Cargo.lock (the generated JS
+#    must match the wasm-bindgen crate the app links). Without --locked: the locked tree needs a crate the registry lacks.
 bindgen=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
 [ -n "$bindgen" ] || fail "wasm-bindgen in Cargo.lock (run cargo generate-lockfile)"
 if [ "$(wasm-bindgen --version 2>/dev/null)" = "wasm-bindgen $bindgen" ] \
@@ -65,7 +65,18 @@ else
   say "building wasm-bindgen-cli $bindgen (about 3 minutes)"
   cargo install wasm-bindgen-cli --version "$bindgen" --force || fail "wasm-bindgen-cli $bindgen"
 fi
-grep -q "wasm_bindgen = \"$bindgen\"" Trunk.toml || fail "Trunk.toml [tools] wasm_bindgen must be \"$bindgen\" (Cargo.lock)"
+
+# 3b. wasm-split-cli, pinned: scripts/build-wasm.sh uses it to move the quiz
+#     into its own wasm chunk (the page loads it when the quiz is opened).
+SPLIT_VERSION=0.2.4
+if command -v wasm-split-cli >/dev/null \
+  && cargo install --list | grep -q "^wasm_split_cli_support v$SPLIT_VERSION:"; then
+  say "wasm-split-cli $SPLIT_VERSION present"
+else
+  say "building wasm-split-cli $SPLIT_VERSION (about 3 minutes)"
+  cargo install wasm_split_cli_support --version "$SPLIT_VERSION" --features build-binary --locked \
+    || fail "wasm-split-cli $SPLIT_VERSION (cargo install wasm_split_cli_support failed)"
+fi
 
 # 4. Chromium and its driver from Debian (never a browser download).
 if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; then

@@ -16,7 +16,7 @@ use crate::components::derivation::Derivation;
 use crate::components::levels_panel::LevelsPanel;
 use crate::components::link_bar::LinkBar;
 use crate::components::op_panel::OpPanel;
-use crate::components::quiz_page::QuizPage;
+use crate::components::quiz_loader::{prefetch_quiz, QuizLoader};
 use crate::components::results::Results;
 use crate::components::roofline_chart::RooflineChartView;
 use crate::link;
@@ -24,18 +24,10 @@ use crate::link;
 /// The whole app.
 #[component]
 pub fn App() -> impl IntoView {
-    // The address is the state: read it once at start. A link that names a
-    // quiz question or part has them checked against the bank (building the
-    // bank's index costs a few ms, so only then).
-    let decode = |q: &str| {
-        let lower = q.to_ascii_lowercase();
-        let index = if lower.contains('q') || lower.contains("part") {
-            roofline_core::quiz::index()
-        } else {
-            Vec::new()
-        };
-        decode_with(q, &index)
-    };
+    // The address is the state: read it once at start. A quiz question or
+    // part is checked against the bank's outline, which needs no question
+    // built (the bank is in the quiz chunk).
+    let decode = |q: &str| decode_with(q, roofline_core::quiz::OUTLINE);
     let Decoded {
         state: start,
         notices: start_notices,
@@ -162,13 +154,16 @@ pub fn App() -> impl IntoView {
                 data-testid="tab-quiz"
                 aria-pressed=move || if page.get() == View::Quiz { "true" } else { "false" }
                 on:click=move |_| page.set(View::Quiz)
+                on:pointerenter=|_| prefetch_quiz()
+                on:pointerdown=|_| prefetch_quiz()
+                on:focus=|_| prefetch_quiz()
             >
                 "Quiz"
             </button>
         </nav>
         <Show
             when=move || page.get() == View::Calculator
-            fallback=move || view! { <main><QuizPage quiz=quiz /></main> }
+            fallback=move || view! { <main><QuizLoader quiz=quiz /></main> }
         >
         <main class="layout">
                 <div class="inputs">

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Builds the app's wasm as two chunks and puts them into Trunk's staging
+# directory. Trunk runs this as its post_build hook (Trunk.toml), for
+# `trunk build` and for every rebuild of `trunk serve`; it is not meant to be
+# run by hand.
+#
+# Why not Trunk's own Rust pipeline: the page loads the calculator first and
+# the quiz only when it is opened (src/components/quiz_loader.rs). The code
+# that only the quiz reaches is moved into its own wasm by wasm-split-cli, and
+# that has to happen between the link and wasm-bindgen, where Trunk has no
+# step. So this script does what Trunk's pipeline did, plus the split:
+#
+#   cargo build (linked with --emit-relocs, which wasm-split-cli needs)
+#   -> wasm-split-cli: main module + quiz chunk + __wasm_split.js (the loader)
+#   -> wasm-bindgen --target web on the main module (--keep-lld-exports: the
+#      chunk imports the main module's memory, table and shared functions)
+#   -> wasm-opt -Oz on each wasm (release)
+#   -> copied to <staging>/app-<hash>/, hash of the content (a new build never
+#      reuses a cached file), and index.html pointed at that folder.
+#
+# The release flags (std built for size and so on) come from the environment
+# that scripts/trunk-release.sh sets up for Trunk, which hooks inherit.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
+
+stage="${TRUNK_STAGING_DIR:?Trunk runs this script (Trunk.toml hook); build with scripts/trunk-release.sh}"
+profile="${TRUNK_PROFILE:-release}"
+target_dir="${CARGO_TARGET_DIR:-target}"
+work="$target_dir/split/$profile"
+
+say() { printf '\033[1m[build-wasm]\033[0m %s\n' "$*" >&2; }
+
+# One build at a time: a hook left running by a stopped `trunk serve` would
+# otherwise write into the same folders as the next one.
+mkdir -p "$target_dir"
+exec 9>"$target_dir/build-wasm.lock"
+flock 9
+
+profile_flag=()
+[ "$profile" = release ] && profile_flag=(--release)
+export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="${CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS:-} -Clink-arg=--emit-relocs"
+say "cargo build ($profile)"
+cargo build --target wasm32-unknown-unknown --bin roofline-lab --locked "${profile_flag[@]}"
+
+rm -rf "$work"
+mkdir -p "$work/split" "$work/pkg"
+say "wasm-split-cli: calculator and quiz chunks"
+wasm-split-cli --out-name roofline-lab \
+  "$target_dir/wasm32-unknown-unknown/$profile/roofline-lab.wasm" "$work/split"
+chunks=("$work/split"/split_*.wasm)
+[ -e "${chunks[0]}" ] || { say "no chunk was split off: is the quiz still behind #[wasm_split]?"; exit 1; }
+
+say "wasm-bindgen"
+wasm-bindgen --target web --keep-lld-exports --no-demangle --no-typescript \
+  --out-name roofline-lab --out-dir "$work/pkg" "$work/split/roofline-lab.wasm"
+cp "$work/split/__wasm_split.js" "${chunks[@]}" "$work/pkg/"
+
+if [ "$profile" = release ]; then
+  say "wasm-opt -Oz"
+  for f in "$work/pkg"/*.wasm; do
+    wasm-opt -Oz "$f" -o "$f"
+  done
+fi
+
+hash=$(cd "$work/pkg" && find . -type f | LC_ALL=C sort | xargs cat | sha256sum | cut -c1-16)
+dir="app-$hash"
+mkdir -p "$stage/$dir"
+cp -r "$work/pkg"/. "$stage/$dir/"
+grep -q '{app}' "$stage/index.html" || { say "index.html has no {app} placeholder"; exit 1; }
+sed -i -e "s#{app}#./$dir#g" -e '/data-trunk-skip/d' "$stage/index.html"
+say "wrote $dir/"
