@@ -3,7 +3,7 @@
 // reaches its tab), and a failed download says so without breaking the page.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openPage, waitForDraw } from './harness.mjs';
+import { startServer, launchBrowser, waitForDraw } from './harness.mjs';
 
 let server;
 let browser;
@@ -70,11 +70,18 @@ test('pointing at the Quiz tab starts the download before the click', async () =
   }
 });
 
-test('a link to a quiz question opens it, chunk and all', async () => {
-  const { page, context, problems } = await openPage(browser, `${server.url}?v=1&view=quiz&q=q2&part=b`);
+test('a link to a quiz question fetches the chunk alongside the app, once, and opens it', async () => {
+  const { context, page, chunks, errors } = await freshPage();
+  const warnings = [];
+  page.on('console', (m) => { if (m.type() !== 'log') warnings.push(m.text()); });
   try {
+    await page.goto(`${server.url}?v=1&view=quiz&q=q2&part=b`);
     await page.waitForSelector('[data-testid="question"][data-question="q2"]');
-    assert.deepEqual(problems, []);
+    // Let an unused preload be reported, if it is.
+    await page.waitForTimeout(3500);
+    assert.equal(chunks.length, 1, `one download, shared by the preload and the loader: ${chunks}`);
+    assert.deepEqual(warnings, [], 'no console warning (such as a preload that was not used)');
+    assert.deepEqual(errors, []);
   } finally {
     await context.close();
   }
