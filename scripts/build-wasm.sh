@@ -14,7 +14,7 @@
 #   -> wasm-split-cli: main module + quiz chunk + __wasm_split.js (the loader)
 #   -> wasm-bindgen --target web on the main module (--keep-lld-exports: the
 #      chunk imports the main module's memory, table and shared functions)
-#   -> wasm-opt -Oz on each wasm (release)
+#   -> wasm-opt -Oz on each wasm, terser on the JS (release)
 #   -> copied to <staging>/app-<hash>/, hash of the content (a new build never
 #      reuses a cached file), and index.html pointed at that folder.
 #
@@ -57,9 +57,13 @@ wasm-bindgen --target web --keep-lld-exports --no-demangle --no-typescript \
 cp "$work/split/__wasm_split.js" "${chunks[@]}" "$work/pkg/"
 
 if [ "$profile" = release ]; then
-  say "wasm-opt -Oz"
+  say "wasm-opt -Oz, terser"
   for f in "$work/pkg"/*.wasm; do
     wasm-opt -Oz "$f" -o "$f"
+  done
+  # The JS glue, minified as Trunk minifies its own (about -2.3 KB gzip).
+  for f in "$work/pkg"/*.js; do
+    terser "$f" --module --compress --mangle --output "$f"
   done
 fi
 
@@ -68,5 +72,5 @@ dir="app-$hash"
 mkdir -p "$stage/$dir"
 cp -r "$work/pkg"/. "$stage/$dir/"
 grep -q '{app}' "$stage/index.html" || { say "index.html has no {app} placeholder"; exit 1; }
-sed -i -e "s#{app}#./$dir#g" -e '/data-trunk-skip/d' "$stage/index.html"
+sed -i -e "s#{app}#./$dir#g" -e 's#<link[^>]*data-trunk-skip[^>]*>##' "$stage/index.html"
 say "wrote $dir/"

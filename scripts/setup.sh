@@ -90,7 +90,8 @@ else
     || fail "chromium and chromium-driver (apt-get install failed)"
 fi
 
-# 5. npm packages from the lockfile: playwright-core, axe-core, binaryen 132.
+# 5. npm packages from the lockfile: playwright-core, axe-core, binaryen 132,
+#    terser (minifies the JS glue in release builds).
 command -v npm >/dev/null || fail "node and npm (Node 20)"
 npm_current() {
   node -e '
