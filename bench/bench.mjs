@@ -8,7 +8,8 @@
 // Figures:
 //   - gzip size (level 9) of each html/js/wasm/css file in DIST, the first
 //     load (all but the quiz chunk) and the quiz chunk (tests/sizes.mjs, as
-//     tests/size-budget.mjs counts them);
+//     tests/size-budget.mjs counts them), and the code of the main module
+//     and the quiz chunk by crate (bench/wasm-code.mjs, before wasm-opt);
 //   - headless Chromium (playwright-core): time from navigation to the first
 //     chart drawn (the first `roofline:drawn` performance mark), median over
 //     fresh page loads;
@@ -38,6 +39,7 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { startServer, launchBrowser, openPage, waitForDraw, root } from '../tests/e2e/harness.mjs';
 import { measure } from '../tests/sizes.mjs';
+import { codeByCrate } from './wasm-code.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
@@ -80,6 +82,24 @@ function git(...args) {
 // ---------------------------------------------------------------- sizes
 
 const sizes = (dir) => measure(dir);
+
+/**
+ * Code by crate of the last release build's main module and quiz chunk,
+ * read from the linker's split output that still has names
+ * (target/split/release/split/, see scripts/build-wasm.sh); null when it
+ * is not there. Sizes before wasm-bindgen and wasm-opt.
+ */
+function code() {
+  const dir = path.join(process.env.CARGO_TARGET_DIR ?? path.join(root, 'target'), 'split', 'release', 'split');
+  const main = path.join(dir, 'roofline-lab.wasm');
+  if (!fs.existsSync(main)) return null;
+  const chunks = fs.readdirSync(dir).filter((f) => /^split_.*\.wasm$/.test(f));
+  const top = (r) => ({ total: r.total, crates: r.crates.slice(0, 15) });
+  return {
+    main: top(codeByCrate(main)),
+    quiz: chunks.length ? top(codeByCrate(path.join(dir, chunks[0]))) : null,
+  };
+}
 
 // ---------------------------------------------------------------- Chromium timings
 
@@ -332,6 +352,22 @@ function printReport(r) {
     ['both', `${r.sizes.files.reduce((a, f) => a + f.raw, 0)} B`, `${r.sizes.total_gzip} B (${kb(r.sizes.total_gzip)})`, ''],
   ]));
   console.log();
+  if (r.code) {
+    const share = (part, c) => `${c.bytes} B (${((c.bytes / part.total) * 100).toFixed(0)}%)`;
+    const main = r.code.main;
+    const quiz = r.code.quiz ?? { total: 0, crates: [] };
+    const rows = [['code before wasm-opt, by crate', 'main module', 'quiz chunk']];
+    const names = [...new Set([...main.crates, ...quiz.crates].map((c) => c.crate))]
+      .filter((n) => !n.startsWith('(wasm-bindgen descriptors'));
+    for (const n of names.slice(0, 14)) {
+      const m = main.crates.find((c) => c.crate === n);
+      const q = quiz.crates.find((c) => c.crate === n);
+      rows.push([n, m ? share(main, m) : '-', q ? share(quiz, q) : '-']);
+    }
+    rows.push(['total', `${main.total} B`, `${quiz.total} B`]);
+    console.log(table(rows));
+    console.log();
+  }
   const rows = [['headless Chromium', 'median', 'p95', 'n']];
   if (r.first_chart_ms) {
     rows.push(['navigation -> first chart drawn', ms(r.first_chart_ms.median), '-', r.first_chart_ms.runs.length]);
@@ -383,6 +419,9 @@ function flatten(r) {
   f['gzip first load (B)'] = r.sizes?.first_load_gzip;
   f['gzip quiz chunk (B)'] = r.sizes?.quiz_chunk_gzip;
   f['gzip total (B)'] = r.sizes?.total_gzip;
+  f['code main, before wasm-opt (B)'] = r.code?.main?.total;
+  f['code quiz, before wasm-opt (B)'] = r.code?.quiz?.total;
+  for (const c of r.code?.main?.crates ?? []) f[`code main: ${c.crate} (B)`] = c.bytes;
   f['first chart median (ms)'] = r.first_chart_ms?.median;
   f['slow link first paint (ms)'] = r.slow_network_ms?.first_paint_median;
   f['slow link first chart (ms)'] = r.slow_network_ms?.first_chart_median;
@@ -446,6 +485,7 @@ async function main() {
     date: new Date().toISOString(),
     dist,
     sizes: sizes(dist),
+    code: code(),
     first_chart_ms: null,
     redraw_ms: null,
     slow_network_ms: null,

@@ -1,0 +1,124 @@
+// Where a wasm's code goes: the size of each function body, from a wasm that
+// still has its name section (scripts/build-wasm.sh leaves the linker's
+// split output, before wasm-bindgen and wasm-opt, in target/split/PROFILE/
+// split/), summed by the crate that defines the function or its impl.
+// Sizes are before wasm-opt, so they are larger than what ships; the shares
+// are what this is for.
+import fs from 'node:fs';
+
+/** Reads an unsigned LEB128 at `pos`: [value, next position]. */
+function leb(buf, pos) {
+  let value = 0;
+  let shift = 0;
+  for (;;) {
+    const b = buf[pos++];
+    value += (b & 0x7f) * 2 ** shift;
+    if ((b & 0x80) === 0) return [value, pos];
+    shift += 7;
+  }
+}
+
+/** Reads a length-prefixed UTF-8 name at `pos`: [string, next position]. */
+function name(buf, pos) {
+  const [len, p] = leb(buf, pos);
+  return [buf.toString('utf8', p, p + len), p + len];
+}
+
+/** Skips one import's description (kind byte at `pos`), returns the next position. */
+function skipImportDesc(buf, pos) {
+  const kind = buf[pos++];
+  const limits = (p) => {
+    const flags = buf[p++];
+    let q = leb(buf, p)[1];
+    if (flags & 1) q = leb(buf, q)[1];
+    return q;
+  };
+  switch (kind) {
+    case 0: return leb(buf, pos)[1]; // function: type index
+    case 1: return limits(pos + 1); // table: reftype, limits
+    case 2: return limits(pos); // memory: limits
+    case 3: return pos + 2; // global: valtype, mutability
+    case 4: return leb(buf, pos + 1)[1]; // tag: attribute, type index
+    default: throw new Error(`unknown import kind ${kind}`);
+  }
+}
+
+/** Function body sizes and names of the wasm in `buf`: [{ name, size }]. */
+export function functions(buf) {
+  if (buf.readUInt32LE(0) !== 0x6d736100) throw new Error('not a wasm module');
+  let pos = 8;
+  let imported = 0;
+  const sizes = [];
+  const names = new Map();
+  while (pos < buf.length) {
+    const id = buf[pos];
+    const [size, start] = leb(buf, pos + 1);
+    const end = start + size;
+    if (id === 2) {
+      let [count, p] = leb(buf, start);
+      for (let i = 0; i < count; i++) {
+        p = name(buf, p)[1];
+        p = name(buf, p)[1];
+        if (buf[p] === 0) imported++;
+        p = skipImportDesc(buf, p);
+      }
+    } else if (id === 10) {
+      let [count, p] = leb(buf, start);
+      for (let i = 0; i < count; i++) {
+        const [len, q] = leb(buf, p);
+        sizes.push(len);
+        p = q + len;
+      }
+    } else if (id === 0) {
+      const [section, p0] = name(buf, start);
+      if (section === 'name') {
+        let p = p0;
+        while (p < end) {
+          const sub = buf[p];
+          const [len, q] = leb(buf, p + 1);
+          if (sub === 1) {
+            let [count, r] = leb(buf, q);
+            for (let i = 0; i < count; i++) {
+              let idx;
+              let fname;
+              [idx, r] = leb(buf, r);
+              [fname, r] = name(buf, r);
+              names.set(idx, fname);
+            }
+          }
+          p = q + len;
+        }
+      }
+    }
+    pos = end;
+  }
+  return sizes.map((size, i) => ({ name: names.get(imported + i) ?? '', size }));
+}
+
+/**
+ * The crate a symbol belongs to: the first crate in a v0-mangled name
+ * (`_R...Cs<hash>_<len><crate>...`, the crate of the function or of its
+ * impl), the first path segment of a legacy one, else a bucket for glue.
+ */
+export function crateOf(symbol) {
+  if (symbol.startsWith('__wbindgen_describe')) return '(wasm-bindgen descriptors, removed by wasm-bindgen)';
+  const v0 = /C(?:s[0-9a-zA-Z]*_)?(\d+)([A-Za-z_][A-Za-z0-9_]*)/.exec(symbol.startsWith('_R') ? symbol : '');
+  if (v0) return v0[2].slice(0, Number(v0[1]));
+  const legacy = /^_ZN\d+([A-Za-z_][A-Za-z0-9_]*)/.exec(symbol);
+  if (legacy) return legacy[1].replace(/17h[0-9a-f]{16}E$/, '');
+  if (/^[a-z_][a-z0-9_]*::/.test(symbol)) return symbol.split('::')[0];
+  return '(glue and unnamed)';
+}
+
+/** Code bytes of the wasm file at `path` by crate, largest first: [{ crate, bytes }], and the total. */
+export function codeByCrate(path) {
+  const totals = new Map();
+  let total = 0;
+  for (const f of functions(fs.readFileSync(path))) {
+    const c = crateOf(f.name);
+    totals.set(c, (totals.get(c) ?? 0) + f.size);
+    if (!c.startsWith('(wasm-bindgen descriptors')) total += f.size;
+  }
+  const crates = [...totals].map(([crate, bytes]) => ({ crate, bytes })).sort((a, b) => b.bytes - a.bytes);
+  return { crates, total };
+}
