@@ -9,7 +9,8 @@
 //   - gzip size (level 9) of each html/js/wasm/css file in DIST, the first
 //     load (all but the quiz chunk) and the quiz chunk (tests/sizes.mjs, as
 //     tests/size-budget.mjs counts them), and the code of the main module
-//     and the quiz chunk by crate (bench/wasm-code.mjs, before wasm-opt);
+//     and the quiz chunk by crate (bench/wasm-code.mjs, after wasm-bindgen,
+//     before wasm-opt);
 //   - headless Chromium (playwright-core): time from navigation to the first
 //     chart drawn (the first `roofline:drawn` performance mark), median over
 //     fresh page loads;
@@ -85,13 +86,13 @@ const sizes = (dir) => measure(dir);
 
 /**
  * Code by crate of the last release build's main module and quiz chunk,
- * read from the linker's split output that still has names
- * (target/split/release/split/, see scripts/build-wasm.sh); null when it
- * is not there. Sizes before wasm-bindgen and wasm-opt.
+ * read from copies that still have names (target/split/release/named/,
+ * see scripts/build-wasm.sh); null when they are not there. Sizes after
+ * wasm-bindgen, before wasm-opt.
  */
 function code() {
-  const dir = path.join(process.env.CARGO_TARGET_DIR ?? path.join(root, 'target'), 'split', 'release', 'split');
-  const main = path.join(dir, 'roofline-lab.wasm');
+  const dir = path.join(process.env.CARGO_TARGET_DIR ?? path.join(root, 'target'), 'split', 'release', 'named');
+  const main = path.join(dir, 'roofline-lab_bg.wasm');
   if (!fs.existsSync(main)) return null;
   const chunks = fs.readdirSync(dir).filter((f) => /^split_.*\.wasm$/.test(f));
   const top = (r) => ({ total: r.total, crates: r.crates.slice(0, 15) });

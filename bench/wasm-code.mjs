@@ -1,7 +1,7 @@
 // Where a wasm's code goes: the size of each function body, from a wasm that
-// still has its name section (scripts/build-wasm.sh leaves the linker's
-// split output, before wasm-bindgen and wasm-opt, in target/split/PROFILE/
-// split/), summed by the crate that defines the function or its impl.
+// still has its name section (scripts/build-wasm.sh keeps copies after
+// wasm-bindgen and before wasm-opt in target/split/PROFILE/named/), summed
+// by the crate that defines the function or its impl.
 // Sizes are before wasm-opt, so they are larger than what ships; the shares
 // are what this is for.
 import fs from 'node:fs';

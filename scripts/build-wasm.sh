@@ -56,6 +56,10 @@ wasm-bindgen --target web --keep-lld-exports --no-demangle --no-typescript \
   --out-name roofline-lab --out-dir "$work/pkg" "$work/split/roofline-lab.wasm"
 cp "$work/split/__wasm_split.js" "${chunks[@]}" "$work/pkg/"
 
+# With names, for the bench's code-by-crate table (bench/wasm-code.mjs).
+mkdir -p "$work/named"
+cp "$work/pkg"/*.wasm "$work/named/"
+
 if [ "$profile" = release ]; then
   say "wasm-opt -Oz, terser"
   for f in "$work/pkg"/*.wasm; do
