@@ -3,7 +3,13 @@
 // reaches its tab), and a failed download says so without breaking the page.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, waitForDraw } from './harness.mjs';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import {
+  startServer, launchBrowser, waitForDraw, lowContrastControls, screenshot,
+} from './harness.mjs';
+
+const require = createRequire(import.meta.url);
 
 let server;
 let browser;
@@ -99,6 +105,12 @@ test('a failed quiz download says so, the calculator keeps working, and "Try aga
     await alert.waitFor();
     assert.match(await alert.innerText(), /could not be downloaded/);
     assert.equal(await alert.getAttribute('role'), 'alert');
+    await page.addScriptTag({ content: fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8') });
+    const result = await page.evaluate(async () => window.axe.run(document, { resultTypes: ['violations'] }));
+    const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    assert.deepEqual(bad.map((v) => `${v.id}: ${v.nodes.length} × ${v.nodes[0]?.target}`), []);
+    assert.deepEqual(await lowContrastControls(page), []);
+    await screenshot(page, 'quiz-load-error');
 
     // The page is alive: the calculator still computes.
     await page.click('[data-testid="tab-calc"]');

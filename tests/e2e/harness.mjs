@@ -36,7 +36,7 @@ function gzipped(file, body) {
 /** Serves `dir` (default dist/) on 127.0.0.1 at a free port, gzipping when the client accepts it. */
 export async function startServer(dir = path.join(root, 'dist')) {
   if (!fs.existsSync(path.join(dir, 'index.html'))) {
-    throw new Error(`${dir}/index.html is missing: run the release build first (trunk build --release)`);
+    throw new Error(`${dir}/index.html is missing: run the release build first (bash scripts/trunk-release.sh build --release)`);
   }
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://127.0.0.1');
