@@ -1,25 +1,21 @@
 // The calculator as a learner uses it: change chip and operation, read the
 // results and both charts, make mistakes, hover, export, and pass axe.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import {
-  startServer, launchBrowser, openPage, waitForDraw, canvasStats, screenshot, artifacts,
+  serveAndLaunch, openPage, waitForDraw, canvasStats, screenshot, artifacts,
   lowContrastControls,
 } from './harness.mjs';
 
 const require = createRequire(import.meta.url);
 let server;
 let browser;
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
+serveAndLaunch((s, b) => {
+  server = s;
+  browser = b;
 });
 
 const value = async (page, key) => Number(await page.getAttribute(`[data-testid="result-${key}"]`, 'data-value'));

@@ -1,25 +1,21 @@
 // The quiz is a separate wasm chunk (scripts/build-wasm.sh): the calculator
 // opens without it, the quiz downloads it when opened (or when the pointer
 // reaches its tab), and a failed download says so without breaking the page.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import {
-  startServer, launchBrowser, waitForDraw, lowContrastControls, screenshot,
+  serveAndLaunch, waitForDraw, lowContrastControls, screenshot,
 } from './harness.mjs';
 
 const require = createRequire(import.meta.url);
 
 let server;
 let browser;
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
+serveAndLaunch((s, b) => {
+  server = s;
+  browser = b;
 });
 
 const isChunk = (url) => /\/split_[^/]*\.wasm$/.test(url);

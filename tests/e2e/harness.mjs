@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
+import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -79,6 +80,25 @@ export async function startServer(dir = path.join(root, 'dist')) {
     url: `http://127.0.0.1:${port}/`,
     close: () => new Promise((resolve) => { server.closeAllConnections?.(); server.close(() => resolve()); }),
   };
+}
+
+/**
+ * For one test file: before its tests, serves `dir` (default dist/) and
+ * launches Chromium, then calls `ready(server, browser)` (which may be async,
+ * for more setup); after them, closes both.
+ */
+export function serveAndLaunch(ready, dir) {
+  let server;
+  let browser;
+  before(async () => {
+    server = await startServer(dir);
+    browser = await launchBrowser();
+    await ready(server, browser);
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
 }
 
 /** Launches headless Debian Chromium with flags that keep it off the network. */

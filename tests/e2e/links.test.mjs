@@ -4,10 +4,10 @@
 // notice on the page that says what was used instead.
 //
 // Run against another build with ROOFLINE_DIST=/path/to/dist.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer, launchBrowser, openPage, canvasStats, screenshot, watchPage,
+  serveAndLaunch, openPage, canvasStats, screenshot, watchPage,
 } from './harness.mjs';
 
 let server;
@@ -15,9 +15,9 @@ let browser;
 /** What a clean page holds that hostile links must not add to. */
 let baseline;
 
-before(async () => {
-  server = await startServer(process.env.ROOFLINE_DIST);
-  browser = await launchBrowser();
+serveAndLaunch(async (s, b) => {
+  server = s;
+  browser = b;
   const { page, context } = await openPage(browser, server.url);
   try {
     await drawn(page);
@@ -28,11 +28,7 @@ before(async () => {
   } finally {
     await context.close();
   }
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+}, process.env.ROOFLINE_DIST);
 
 const CANVASES = ['roofline-canvas', 'batch-canvas'];
 

@@ -1,24 +1,20 @@
 // The quiz as a learner uses it: answer, see verdicts, hints and solutions,
 // keep progress across a reload, get new numbers, open the calculator.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import {
-  startServer, launchBrowser, openPage, screenshot, lowContrastControls,
+  serveAndLaunch, openPage, screenshot, lowContrastControls,
 } from './harness.mjs';
 
 const require = createRequire(import.meta.url);
 
 let server;
 let browser;
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
+serveAndLaunch((s, b) => {
+  server = s;
+  browser = b;
 });
 
 const verdict = (page, part) => page.textContent(`[data-testid="part-${part}"] .verdict`);

@@ -1,18 +1,14 @@
 // The walking skeleton as a user meets it: the page opens with no error,
 // draws its roofline, and redraws when the chip changes.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openPage, waitForDraw, canvasStats, screenshot } from './harness.mjs';
+import { serveAndLaunch, openPage, waitForDraw, canvasStats, screenshot } from './harness.mjs';
 
 let server;
 let browser;
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
+serveAndLaunch((s, b) => {
+  server = s;
+  browser = b;
 });
 
 test('page opens, draws a sharp roofline and follows the chip', async () => {
