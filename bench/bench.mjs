@@ -82,8 +82,6 @@ function git(...args) {
 
 // ---------------------------------------------------------------- sizes
 
-const sizes = (dir) => measure(dir);
-
 /**
  * Code by crate of the last release build's main module and quiz chunk,
  * read from copies that still have names (target/split/release/named/,
@@ -485,7 +483,7 @@ async function main() {
     dirty: (git('status', '--porcelain', '--untracked-files=no') ?? '') !== '',
     date: new Date().toISOString(),
     dist,
-    sizes: sizes(dist),
+    sizes: measure(dist),
     code: code(),
     first_chart_ms: null,
     redraw_ms: null,

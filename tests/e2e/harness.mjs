@@ -5,6 +5,7 @@ import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
@@ -170,6 +171,21 @@ export async function canvasStats(page, testid) {
     }
     return { width: c.width, height: c.height, cssWidth: c.clientWidth, colours: colours.size, hash };
   }, `[data-testid="${testid}"]`);
+}
+
+let axeSource;
+
+/**
+ * Runs axe-core on `page` as it is now; returns its serious and critical
+ * violations as "rule: count × first target" (empty when there are none).
+ */
+export async function seriousAxeViolations(page) {
+  axeSource ??= fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  await page.addScriptTag({ content: axeSource });
+  const result = await page.evaluate(async () => window.axe.run(document, { resultTypes: ['violations'] }));
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.length} × ${v.nodes[0]?.target}`);
 }
 
 /** Saves a screenshot to tests/artifacts/NAME.png (git-ignored). */

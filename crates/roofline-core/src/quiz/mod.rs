@@ -591,8 +591,9 @@ pub fn question(id: &str, seed: u64) -> Option<Question> {
     bank::build(id, build, seed)
 }
 
-/// Each question's id and number of parts, for checking links
-/// ([`crate::url::decode_with`]).
+/// Each question's id and number of parts, built from the bank (every
+/// question is built). The app checks links against [`OUTLINE`], its
+/// written-out copy; tests keep the two equal.
 pub fn index() -> Vec<(&'static str, u32)> {
     ids()
         .into_iter()
