@@ -65,24 +65,27 @@ pub fn BatchChartView(
             (Err(e), _) | (_, Err(e)) => set_pair_error.set(e.to_string()),
         }
     };
+    // One item per curve, re-created only when the number of curves
+    // changes; an edit updates each label's text (see results.rs for why).
+    let label = move |i: usize| {
+        move || {
+            spec.with(|s| {
+                s.as_ref()
+                    .ok()
+                    .and_then(|s| s.series.get(i))
+                    .map(|x| format!("{}: {}", x.label, x.crossover_text))
+                    .unwrap_or_default()
+            })
+        }
+    };
+    let curves = Memo::new(move |_| spec.with(|s| s.as_ref().map_or(0, |s| s.series.len())));
+    let dims = Memo::new(move |_| view.with(|v| (v.dim_options.clone(), v.batch_dim.clone())));
     let pair_list = move || {
-        let labels: Vec<String> = spec.with(|s| {
-            s.as_ref()
-                .map(|s| {
-                    s.series
-                        .iter()
-                        .map(|x| format!("{}: {}", x.label, x.crossover_text))
-                        .collect()
-                })
-                .unwrap_or_default()
-        });
-        labels
-            .into_iter()
-            .enumerate()
-            .map(|(i, label)| {
+        (0..curves.get())
+            .map(|i| {
                 view! {
                     <li data-testid="batch-pair">
-                        <span>{label}</span>
+                        <span>{label(i)}</span>
                         <button
                             type="button"
                             class="secondary small"
@@ -155,14 +158,14 @@ pub fn BatchChartView(
                     <span class="field-label">"Sweep"</span>
                     <select
                         data-testid="batch-dim"
-                        prop:value=move || view.with(|v| v.batch_dim.clone())
+                        prop:value=move || dims.with(|(_, d)| d.clone())
                         on:change=move |ev| {
                             let d = event_target_value(&ev);
                             input.update(|i| i.batch_dim = Some(d))
                         }
                     >
                         {move || {
-                            let (opts, sel) = view.with(|v| (v.dim_options.clone(), v.batch_dim.clone()));
+                            let (opts, sel) = dims.get();
                             opts.into_iter()
                                 .map(|d| {
                                     let selected = d == sel;

@@ -21,6 +21,7 @@ pub fn ChipPanel(
     epoch: RwSignal<u32>,
 ) -> impl IntoView {
     let chips = catalogue();
+    let chip_id = Memo::new(move |_| input.with(|i| i.chip.clone()));
     let options = move |family: Family| {
         chips
             .iter()
@@ -29,7 +30,7 @@ pub fn ChipPanel(
                 let id = c.id.clone();
                 let id2 = c.id.clone();
                 view! {
-                    <option value=id selected=move || input.with(|i| i.chip == id2)>
+                    <option value=id selected=move || chip_id.with(|c| *c == id2)>
                         {c.name.clone()}
                     </option>
                 }
@@ -40,7 +41,6 @@ pub fn ChipPanel(
     let gpus = options(Family::Gpu);
     // Fields are re-created when the chip changes or on reset, so their text
     // resets; typing only updates the error and note signals.
-    let chip_id = Memo::new(move |_| input.with(|i| i.chip.clone()));
     let generation = RwSignal::new(0u32);
     let fields = move || {
         let _chip = chip_id.get();
@@ -93,7 +93,7 @@ pub fn ChipPanel(
                 <span class="field-label">"Preset"</span>
                 <select
                     data-testid="chip-select"
-                    prop:value=move || input.with(|i| i.chip.clone())
+                    prop:value=move || chip_id.get()
                     on:change=move |ev| {
                         let id = event_target_value(&ev);
                         input.update(|i| {

@@ -15,17 +15,25 @@ pub fn LevelsPanel(
     /// text fields are then re-created with the new values.
     epoch: RwSignal<u32>,
 ) -> impl IntoView {
-    let options = move |selected: Option<LevelKind>, only_network: bool| {
-        view.with(|v| {
-            if only_network {
-                v.link_options.clone()
-            } else {
-                v.level_options.clone()
-            }
-        })
-        .into_iter()
-        .map(|k| view! { <option value=k.key() selected=selected == Some(k)>{k.name()}</option> })
-        .collect_view()
+    // The lists change with the chip, not with each edit: reading them
+    // through memos keeps an edit from re-creating every <option>.
+    let levels = Memo::new(move |_| view.with(|v| v.level_options.clone()));
+    let links = Memo::new(move |_| view.with(|v| v.link_options.clone()));
+    let level1 = Memo::new(move |_| view.with(|v| Some(v.level1)));
+    let level2 = Memo::new(move |_| view.with(|v| v.level2));
+    let link = Memo::new(move |_| {
+        input
+            .with(|i| i.link)
+            .or_else(|| links.with(|l| l.first().copied()))
+    });
+    let shards = Memo::new(move |_| {
+        view.with(|v| (v.shard_options.clone(), v.shard.clone().unwrap_or_default()))
+    });
+    let options = move |list: Memo<Vec<LevelKind>>, selected: Option<LevelKind>| {
+        list.get()
+            .into_iter()
+            .map(|k| view! { <option value=k.key() selected=selected == Some(k)>{k.name()}</option> })
+            .collect_view()
     };
     view! {
         <fieldset class="group">
@@ -34,28 +42,28 @@ pub fn LevelsPanel(
                 <span class="field-label">"Bandwidth 1 (results)"</span>
                 <select
                     data-testid="level1-select"
-                    prop:value=move || view.with(|v| v.level1.key())
+                    prop:value=move || level1.get().map_or("", |l| l.key())
                     on:change=move |ev| {
                         if let Some(k) = LevelKind::from_key(&event_target_value(&ev)) {
                             input.update(|i| i.level1 = k)
                         }
                     }
                 >
-                    {move || options(Some(view.with(|v| v.level1)), false)}
+                    {move || options(levels, level1.get())}
                 </select>
             </label>
             <label class="field">
                 <span class="field-label">"Bandwidth 2 (chart only)"</span>
                 <select
                     data-testid="level2-select"
-                    prop:value=move || view.with(|v| v.level2.map_or("none", |l| l.key()))
+                    prop:value=move || level2.get().map_or("none", |l| l.key())
                     on:change=move |ev| {
                         let k = LevelKind::from_key(&event_target_value(&ev));
                         input.update(|i| i.level2 = k)
                     }
                 >
-                    <option value="none" selected=move || view.with(|v| v.level2.is_none())>"none"</option>
-                    {move || options(view.with(|v| v.level2), false)}
+                    <option value="none" selected=move || level2.get().is_none()>"none"</option>
+                    {move || options(levels, level2.get())}
                 </select>
             </label>
             <label class="field">
@@ -86,38 +94,30 @@ pub fn LevelsPanel(
                 <span class="field-label">"Link between chips"</span>
                 <select
                     data-testid="link-select"
-                    prop:value=move || {
-                        input
-                            .with(|i| i.link)
-                            .or_else(|| view.with(|v| v.link_options.first().copied()))
-                            .map_or("", |l| l.key())
-                    }
+                    prop:value=move || link.get().map_or("", |l| l.key())
                     on:change=move |ev| {
                         let k = LevelKind::from_key(&event_target_value(&ev));
                         input.update(|i| i.link = k)
                     }
                 >
-                    {move || {
-                        let sel = input.with(|i| i.link).or_else(|| view.with(|v| v.link_options.first().copied()));
-                        options(sel, true)
-                    }}
+                    {move || options(links, link.get())}
                 </select>
             </label>
             <label class="field">
                 <span class="field-label">"Dimension split over the chips"</span>
                 <select
                     data-testid="shard-select"
-                    prop:value=move || view.with(|v| v.shard.clone().unwrap_or_default())
+                    prop:value=move || shards.with(|(_, s)| s.clone())
                     on:change=move |ev| {
                         let d = event_target_value(&ev);
                         input.update(|i| i.shard = Some(d))
                     }
                 >
                     {move || {
-                        let (opts, sel) = view.with(|v| (v.shard_options.clone(), v.shard.clone()));
+                        let (opts, sel) = shards.get();
                         opts.into_iter()
                             .map(|d| {
-                                let selected = sel.as_deref() == Some(d.as_str());
+                                let selected = sel == d;
                                 view! { <option value=d.clone() selected=selected>{d.clone()}</option> }
                             })
                             .collect_view()

@@ -21,14 +21,13 @@ pub fn OpPanel(
 ) -> impl IntoView {
     let op_text = Memo::new(move |_| input.with(|i| i.op_text.clone()));
     // The shortcut whose notation is in the box, if any.
-    let current_shortcut = move || {
+    let current_shortcut = Memo::new(move |_| {
         let t = op_text.get();
         Shortcut::ALL
             .into_iter()
             .find(|s| roofline_core::op::Operation::parse(&t).ok() == Some(s.operation()))
             .map(|s| s.key())
-            .unwrap_or("")
-    };
+    });
     // Bumped when a shortcut replaces the text, so the input is re-created.
     let generation = RwSignal::new(0u32);
     let notation_input = move || {
@@ -94,9 +93,13 @@ pub fn OpPanel(
             })
             .collect_view()
     };
+    // Memos, so that an edit elsewhere does not re-create the options.
+    let compute = Memo::new(move |_| input.with(|i| i.compute));
+    let compute_list = Memo::new(move |_| view.with(|v| v.compute_options.clone()));
     let compute_options = move || {
-        let selected = input.with(|i| i.compute);
-        view.with(|v| v.compute_options.clone())
+        let selected = compute.get();
+        compute_list
+            .get()
             .into_iter()
             .map(|d| {
                 view! { <option value=d.name() selected=selected == Some(d)>{d.name()}</option> }
@@ -110,7 +113,7 @@ pub fn OpPanel(
                 <span class="field-label">"Shortcut"</span>
                 <select
                     data-testid="op-shortcut"
-                    prop:value=move || current_shortcut().to_string()
+                    prop:value=move || current_shortcut.get().unwrap_or_default().to_string()
                     on:change=move |ev| {
                         let key = event_target_value(&ev);
                         if let Some(s) = Shortcut::from_key(&key) {
@@ -124,12 +127,12 @@ pub fn OpPanel(
                         }
                     }
                 >
-                    <option value="" selected=move || current_shortcut().is_empty()>"(your own notation)"</option>
+                    <option value="" selected=move || current_shortcut.get().is_none()>"(your own notation)"</option>
                     {Shortcut::ALL
                         .into_iter()
                         .map(|s| {
                             view! {
-                                <option value=s.key() selected=move || current_shortcut() == s.key()>
+                                <option value=s.key() selected=move || current_shortcut.get() == Some(s.key())>
                                     {s.label()}
                                 </option>
                             }
@@ -150,13 +153,13 @@ pub fn OpPanel(
                 <span class="field-label">"Math runs at"</span>
                 <select
                     data-testid="compute-select"
-                    prop:value=move || input.with(|i| i.compute.map_or("auto", |d| d.name()).to_string())
+                    prop:value=move || compute.get().map_or("auto", |d| d.name()).to_string()
                     on:change=move |ev| {
                         let v = event_target_value(&ev);
                         input.update(|i| i.compute = v.parse::<DType>().ok())
                     }
                 >
-                    <option value="auto" selected=move || input.with(|i| i.compute.is_none())>
+                    <option value="auto" selected=move || compute.get().is_none()>
                         "widest input type"
                     </option>
                     {compute_options}

@@ -1,17 +1,67 @@
 //! The results: every quantity with its unit and a one-line meaning.
+//!
+//! An edit changes the numbers, rarely which rows there are. So the rows
+//! are re-created only when their keys change; otherwise each cell updates
+//! its own text. Re-creating an element re-sets all of its attributes, and
+//! the canvas draws that follow then pay for the style recalculation.
 
 use leptos::prelude::*;
 use roofline_core::calc::CalcView;
 use roofline_core::report::ResultRow;
 
-fn row_view(r: ResultRow) -> impl IntoView {
-    let value = r.value.map(|v| v.to_string()).unwrap_or_default();
+/// Which list of rows a table shows.
+type Pick = fn(&CalcView) -> &[ResultRow];
+
+fn main_rows(v: &CalcView) -> &[ResultRow] {
+    &v.rows
+}
+
+fn network_rows(v: &CalcView) -> &[ResultRow] {
+    v.network.as_ref().map_or(&[], |n| &n.rows)
+}
+
+/// One cell's text: `part` of the row `key`, or empty while it is missing.
+fn cell(
+    results: Memo<CalcView>,
+    pick: Pick,
+    key: &'static str,
+    part: fn(&ResultRow) -> String,
+) -> impl Fn() -> String + Copy {
+    move || {
+        results.with(|v| {
+            pick(v)
+                .iter()
+                .find(|r| r.key == key)
+                .map(part)
+                .unwrap_or_default()
+        })
+    }
+}
+
+fn row_view(results: Memo<CalcView>, pick: Pick, key: &'static str) -> impl IntoView {
+    let value = cell(results, pick, key, |r| {
+        r.value.map(|v| v.to_string()).unwrap_or_default()
+    });
     view! {
         <tr>
-            <th scope="row">{r.label}</th>
-            <td class="num" data-testid=format!("result-{}", r.key) data-value=value>{r.text}</td>
-            <td class="meaning">{r.meaning}</td>
+            <th scope="row">{cell(results, pick, key, |r| r.label.clone())}</th>
+            <td class="num" data-testid=format!("result-{key}") data-value=value>
+                {cell(results, pick, key, |r| r.text.clone())}
+            </td>
+            <td class="meaning">{cell(results, pick, key, |r| r.meaning.clone())}</td>
         </tr>
+    }
+}
+
+/// The rows of `pick`, re-created only when the set of rows changes.
+fn rows_view(results: Memo<CalcView>, pick: Pick) -> impl IntoView {
+    let keys =
+        Memo::new(move |_| results.with(|v| pick(v).iter().map(|r| r.key).collect::<Vec<_>>()));
+    move || {
+        keys.get()
+            .into_iter()
+            .map(|key| row_view(results, pick, key))
+            .collect_view()
     }
 }
 
@@ -25,26 +75,10 @@ pub fn Results(
     #[prop(into)]
     stale: Signal<bool>,
 ) -> impl IntoView {
-    let regime = move || {
-        results.with(|v| v.regime.clone()).map(|(key, text)| {
-            view! {
-                <p class=format!("regime regime-{key}") data-testid="result-regime" data-value=key>
-                    {text}
-                </p>
-            }
-        })
-    };
-    let network = move || {
-        results.with(|v| v.network.clone()).map(|n| {
-            view! {
-                <h3>{format!("Network roofline: {} chips over {}", n.analysis.chips, n.analysis.link)}</h3>
-                <p data-testid="result-net-regime">{n.regime}</p>
-                <table class="results">
-                    <tbody>{n.rows.into_iter().map(row_view).collect_view()}</tbody>
-                </table>
-                <p class="note">{n.assumptions}</p>
-            }
-        })
+    let regime_key = Memo::new(move |_| results.with(|v| v.regime.as_ref().map(|r| r.0)));
+    let regime_text = move || results.with(|v| v.regime.as_ref().map(|r| r.1.clone()));
+    let network = move |f: fn(&roofline_core::calc::NetworkView) -> String| {
+        move || results.with(|v| v.network.as_ref().map(f).unwrap_or_default())
     };
     view! {
         <section class="panel" aria-labelledby="results-title">
@@ -52,13 +86,30 @@ pub fn Results(
             <Show when=move || stale.get()>
                 <p class="stale" role="status">"A field above is invalid: these are the last valid results."</p>
             </Show>
-            {regime}
+            <Show when=move || regime_key.get().is_some()>
+                <p
+                    class=move || format!("regime regime-{}", regime_key.get().unwrap_or_default())
+                    data-testid="result-regime"
+                    data-value=move || regime_key.get().unwrap_or_default()
+                >
+                    {regime_text}
+                </p>
+            </Show>
             <table class="results">
-                <tbody>
-                    {move || results.with(|v| v.rows.clone()).into_iter().map(row_view).collect_view()}
-                </tbody>
+                <tbody>{rows_view(results, main_rows)}</tbody>
             </table>
-            {network}
+            <Show when=move || results.with(|v| v.network.is_some())>
+                <h3>
+                    {network(|n| {
+                        format!("Network roofline: {} chips over {}", n.analysis.chips, n.analysis.link)
+                    })}
+                </h3>
+                <p data-testid="result-net-regime">{network(|n| n.regime.clone())}</p>
+                <table class="results">
+                    <tbody>{rows_view(results, network_rows)}</tbody>
+                </table>
+                <p class="note">{network(|n| n.assumptions.to_string())}</p>
+            </Show>
         </section>
     }
 }
