@@ -180,3 +180,43 @@ test('axe finds no serious or critical violation, in light and dark, at phone wi
     }
   }
 });
+
+// Release builds erase component types (scripts/trunk-release.sh): an
+// element that is rebuilt then re-sets every attribute, and the chart draws
+// that follow pay for the style recalculation. An edit that changes only
+// numbers must therefore write only text, the changed data-value attributes
+// and the charts' draw counters, never re-create or re-attribute elements.
+test('an edit that changes only numbers writes only text and changed values', async () => {
+  const { page, context, problems } = await openPage(browser, `${server.url}?n=4`);
+  try {
+    await ready(page);
+    await page.click('.chip-numbers summary');
+    const writes = await page.evaluate(async () => {
+      const seen = [];
+      const name = (n) => (n.nodeType === 1 ? `${n.tagName.toLowerCase()}[data-testid=${n.dataset.testid ?? ''}]` : n.nodeName);
+      const observer = new MutationObserver((list) => {
+        for (const m of list) {
+          if (m.type === 'characterData') continue;
+          if (m.type === 'attributes' && (m.attributeName === 'data-value' || m.attributeName === 'data-draws')) continue;
+          seen.push(`${m.type} ${m.attributeName ?? ''} on ${name(m.target)}`);
+        }
+      });
+      observer.observe(document.querySelector('main'), { subtree: true, attributes: true, childList: true, characterData: true });
+      const field = document.querySelector('[data-testid="field-bw-hbm"]');
+      for (const v of ['9e11', '1e12', '1.1e12']) {
+        field.value = v;
+        field.dispatchEvent(new Event('input', { bubbles: true }));
+        await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 50)));
+      }
+      observer.disconnect();
+      return seen;
+    });
+    // The chip summary gains its "(edited)" note once: the only element added.
+    const other = writes.filter((w) => !/^childList {2}on #text|^childList {2}on summary/.test(w));
+    assert.deepEqual(other, []);
+    assert.ok(Number(await page.getAttribute('[data-testid="result-net-t-math"]', 'data-value')) > 0);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
