@@ -383,8 +383,15 @@ fn tpu(row: &TpuRow) -> Chip {
     }
 }
 
-/// The preset chips: TPUs first, then GPUs, in generation order.
-pub fn catalogue() -> Vec<Chip> {
+/// The preset chips: TPUs first, then GPUs, in generation order. Built on
+/// first use and kept: every evaluation looks its chip up here, and building
+/// all the chips (with their sources) each time was most of a lookup.
+pub fn catalogue() -> &'static [Chip] {
+    static CHIPS: std::sync::OnceLock<Vec<Chip>> = std::sync::OnceLock::new();
+    CHIPS.get_or_init(build_catalogue)
+}
+
+fn build_catalogue() -> Vec<Chip> {
     let mut chips: Vec<Chip> = TPUS.iter().map(tpu).collect();
 
     let h100_sheet = "NVIDIA H100 datasheet (sparse figure: 1,979 TFLOPS bf16); dense per How To Scale Your Model, GPU chapter";
@@ -514,7 +521,7 @@ pub fn customised(
 /// The preset with this id (case-insensitive), if any.
 pub fn preset(id: &str) -> Option<Chip> {
     let t = id.trim().to_ascii_lowercase();
-    catalogue().into_iter().find(|c| c.id == t)
+    catalogue().iter().find(|c| c.id == t).cloned()
 }
 
 #[cfg(test)]

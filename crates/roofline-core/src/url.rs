@@ -459,7 +459,7 @@ fn query_part(input: &str) -> &str {
 /// A chip to fall back on if even the default preset were missing.
 fn fallback_chip() -> Chip {
     preset(DEFAULT_CHIP)
-        .or_else(|| catalogue().into_iter().next())
+        .or_else(|| catalogue().first().cloned())
         .unwrap_or_else(|| Chip {
             id: DEFAULT_CHIP.to_string(),
             name: DEFAULT_CHIP.to_string(),

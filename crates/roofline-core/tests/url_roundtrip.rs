@@ -59,7 +59,7 @@ fn pick<T: Clone + std::fmt::Debug + 'static>(v: Vec<T>) -> BoxedStrategy<Option
 }
 
 fn calc_state() -> impl Strategy<Value = CalcState> {
-    let ids: Vec<String> = catalogue().into_iter().map(|c| c.id).collect();
+    let ids: Vec<String> = catalogue().iter().map(|c| c.id.clone()).collect();
     (
         select(ids),
         prop::collection::btree_map(select(DType::ALL.to_vec()), positive(), 0..=3),
