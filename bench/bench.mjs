@@ -83,15 +83,18 @@ function git(...args) {
 // ---------------------------------------------------------------- sizes
 
 /**
- * Code by crate of the last release build's main module and quiz chunk,
- * read from copies that still have names (target/split/release/named/,
- * see scripts/build-wasm.sh); null when they are not there. Sizes after
- * wasm-bindgen, before wasm-opt.
+ * Code by crate of the main module and quiz chunk in `dist`, read from
+ * copies that still have names (target/split/release/named/, see
+ * scripts/build-wasm.sh); null when they are not there or belong to another
+ * build than `dist`'s (an older dist/ measured after a newer build). Sizes
+ * after wasm-bindgen, before wasm-opt.
  */
-function code() {
+function code(dist) {
   const dir = path.join(process.env.CARGO_TARGET_DIR ?? path.join(root, 'target'), 'split', 'release', 'named');
   const main = path.join(dir, 'roofline-lab_bg.wasm');
   if (!fs.existsSync(main)) return null;
+  const built = fs.existsSync(path.join(dir, 'app')) ? fs.readFileSync(path.join(dir, 'app'), 'utf8').trim() : null;
+  if (!built || !fs.existsSync(path.join(dist, built))) return null;
   const chunks = fs.readdirSync(dir).filter((f) => /^split_.*\.wasm$/.test(f));
   const top = (r) => ({ total: r.total, crates: r.crates.slice(0, 15) });
   return {
@@ -366,6 +369,9 @@ function printReport(r) {
     rows.push(['total', `${main.total} B`, `${quiz.total} B`]);
     console.log(table(rows));
     console.log();
+  } else {
+    console.log('code by crate: not measured (the named copies in target/split/release/named/ are not of this build)');
+    console.log();
   }
   const rows = [['headless Chromium', 'median', 'p95', 'n']];
   if (r.first_chart_ms) {
@@ -484,7 +490,7 @@ async function main() {
     date: new Date().toISOString(),
     dist,
     sizes: measure(dist),
-    code: code(),
+    code: code(dist),
     first_chart_ms: null,
     redraw_ms: null,
     slow_network_ms: null,

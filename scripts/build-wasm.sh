@@ -73,6 +73,9 @@ fi
 
 hash=$(cd "$work/pkg" && find . -type f | LC_ALL=C sort | xargs cat | sha256sum | cut -c1-16)
 dir="app-$hash"
+# Which build the named copies belong to, so the bench reads them only for
+# the dist/ it measures.
+echo "$dir" > "$work/named/app"
 mkdir -p "$stage/$dir"
 cp -r "$work/pkg"/. "$stage/$dir/"
 grep -q '{app}' "$stage/index.html" || { say "index.html has no {app} placeholder"; exit 1; }
