@@ -19,6 +19,7 @@ pub fn LevelsPanel(
     // through memos keeps an edit from re-creating every <option>.
     let levels = Memo::new(move |_| view.with(|v| v.level_options.clone()));
     let links = Memo::new(move |_| view.with(|v| v.link_options.clone()));
+    // An Option like level2 and link: one memo type for the three is less code.
     let level1 = Memo::new(move |_| view.with(|v| Some(v.level1)));
     let level2 = Memo::new(move |_| view.with(|v| v.level2));
     let link = Memo::new(move |_| {
