@@ -39,7 +39,7 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { startServer, launchBrowser, openPage, waitForDraw, root } from '../tests/e2e/harness.mjs';
-import { measure } from '../tests/sizes.mjs';
+import { measure, when } from '../tests/sizes.mjs';
 import { codeByCrate } from './wasm-code.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -95,11 +95,11 @@ function code(dist) {
   if (!fs.existsSync(main)) return null;
   const built = fs.existsSync(path.join(dir, 'app')) ? fs.readFileSync(path.join(dir, 'app'), 'utf8').trim() : null;
   if (!built || !fs.existsSync(path.join(dist, built))) return null;
-  const chunks = fs.readdirSync(dir).filter((f) => /^split_.*\.wasm$/.test(f));
+  const quiz = path.join(dir, 'split_quiz.wasm');
   const top = (r) => ({ total: r.total, crates: r.crates.slice(0, 15) });
   return {
     main: top(codeByCrate(main)),
-    quiz: chunks.length ? top(codeByCrate(path.join(dir, chunks[0]))) : null,
+    quiz: fs.existsSync(quiz) ? top(codeByCrate(quiz)) : null,
   };
 }
 
@@ -348,10 +348,10 @@ function printReport(r) {
   console.log(`dist: ${r.dist}\n`);
   console.log(table([
     ['file', 'raw', 'gzip', 'downloaded'],
-    ...r.sizes.files.map((f) => [f.name, `${f.raw} B`, `${f.gzip} B`, f.on_demand ? 'when the quiz opens' : 'on load']),
+    ...r.sizes.files.map((f) => [f.name, `${f.raw} B`, `${f.gzip} B`, when(f.chunk)]),
     ['first load', '', `${r.sizes.first_load_gzip} B (${kb(r.sizes.first_load_gzip)})`, ''],
-    ['quiz chunk', '', `${r.sizes.quiz_chunk_gzip} B (${kb(r.sizes.quiz_chunk_gzip)})`, ''],
-    ['both', `${r.sizes.files.reduce((a, f) => a + f.raw, 0)} B`, `${r.sizes.total_gzip} B (${kb(r.sizes.total_gzip)})`, ''],
+    ...Object.entries(r.sizes.chunks_gzip).map(([name, b]) => [`${name} chunk`, '', `${b} B (${kb(b)})`, '']),
+    ['all', `${r.sizes.files.reduce((a, f) => a + f.raw, 0)} B`, `${r.sizes.total_gzip} B (${kb(r.sizes.total_gzip)})`, ''],
   ]));
   console.log();
   if (r.code) {
@@ -422,7 +422,9 @@ function flatten(r) {
   const bare = (name) => name.replace(/^app-[0-9a-f]{16}\//, '').replace(/-[0-9a-f]{16}(?=[._])/, '');
   for (const file of r.sizes?.files ?? []) f[`gzip ${bare(file.name)}`] = file.gzip;
   f['gzip first load (B)'] = r.sizes?.first_load_gzip;
-  f['gzip quiz chunk (B)'] = r.sizes?.quiz_chunk_gzip;
+  // quiz_chunk_gzip: the JSON of builds before the compare chunk.
+  f['gzip quiz chunk (B)'] = r.sizes?.chunks_gzip?.quiz ?? r.sizes?.quiz_chunk_gzip;
+  f['gzip compare chunk (B)'] = r.sizes?.chunks_gzip?.compare;
   f['gzip total (B)'] = r.sizes?.total_gzip;
   f['code main, before wasm-opt (B)'] = r.code?.main?.total;
   f['code quiz, before wasm-opt (B)'] = r.code?.quiz?.total;

@@ -45,11 +45,16 @@ cargo build --target wasm32-unknown-unknown --bin roofline-lab --locked "${profi
 
 rm -rf "$work"
 mkdir -p "$work/split" "$work/pkg"
-say "wasm-split-cli: calculator and quiz chunks"
+say "wasm-split-cli: calculator, quiz and compare chunks"
 wasm-split-cli --out-name roofline-lab \
   "$target_dir/wasm32-unknown-unknown/$profile/roofline-lab.wasm" "$work/split"
 chunks=("$work/split"/split_*.wasm)
 [ -e "${chunks[0]}" ] || { say "no chunk was split off: is the quiz still behind #[wasm_split]?"; exit 1; }
+# Code that two split chunks need and the main module does not goes into a
+# shared chunk_<n>.wasm, which the loader fetches alongside either of them.
+shopt -s nullglob
+chunks+=("$work/split"/chunk_*.wasm)
+shopt -u nullglob
 
 say "wasm-bindgen"
 wasm-bindgen --target web --keep-lld-exports --no-demangle --no-typescript \

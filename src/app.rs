@@ -11,7 +11,7 @@ use roofline_core::url::{decode_with, encode, Decoded};
 use crate::canvas;
 use crate::components::batch_chart::BatchChartView;
 use crate::components::chip_panel::ChipPanel;
-use crate::components::compare_table::CompareTable;
+use crate::components::compare_panel::ComparePanel;
 use crate::components::derivation::Derivation;
 use crate::components::levels_panel::LevelsPanel;
 use crate::components::link_bar::LinkBar;
@@ -180,7 +180,7 @@ pub fn App() -> impl IntoView {
                         <BatchChartView spec=batch pairs=pairs log=batch_log input=input view=results />
                     </section>
                     <Derivation results=results />
-                    <CompareTable input=input />
+                    <ComparePanel input=input />
                 </div>
             </main>
         </Show>

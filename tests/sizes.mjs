@@ -1,13 +1,23 @@
 // The release build's sizes, as the size budget (tests/size-budget.mjs) and
 // the benchmark (bench/bench.mjs) both count them: every html/js/wasm/css
 // file under dist/, raw and gzip (level 9), split into what opening the page
-// downloads and what it downloads only when the quiz is opened.
+// downloads and the chunks it downloads only when they are first needed
+// (split_quiz.wasm when the quiz opens, split_compare.wasm when the chip
+// comparison opens; see scripts/build-wasm.sh).
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 
-/** Whether `file` (a path relative to dist/) is downloaded on demand: the quiz chunk. */
-export const onDemand = (file) => /(^|\/)split_[^/]*\.wasm$/.test(file);
+/**
+ * The chunk that `file` (a path relative to dist/) is, by name ("quiz" for
+ * split_quiz.wasm, "shared" for a chunk_<n>.wasm that split chunks share
+ * and download alongside), or null when opening the page downloads it.
+ */
+export function chunkOf(file) {
+  const split = /(^|\/)split_([^/]+)\.wasm$/.exec(file);
+  if (split) return split[2];
+  return /(^|\/)chunk_[^/]+\.wasm$/.test(file) ? 'shared' : null;
+}
 
 /** Every html/js/wasm/css file under `d`, as paths relative to `dir`, sorted. */
 function walk(dir, d = dir) {
@@ -22,9 +32,9 @@ function walk(dir, d = dir) {
 }
 
 /**
- * Sizes of the build in `dir`: `files` ({ name, raw, gzip, on_demand }),
- * `first_load_gzip`, `quiz_chunk_gzip` and `total_gzip` (both). Throws when
- * there is no build.
+ * Sizes of the build in `dir`: `files` ({ name, raw, gzip, chunk }),
+ * `first_load_gzip`, `chunks_gzip` ({ quiz: bytes, compare: bytes, ... }) and
+ * `total_gzip` (everything). Throws when there is no build.
  */
 export function measure(dir) {
   const names = walk(dir);
@@ -33,10 +43,19 @@ export function measure(dir) {
   }
   const files = names.map((name) => {
     const raw = fs.readFileSync(path.join(dir, name));
-    return { name, raw: raw.length, gzip: zlib.gzipSync(raw, { level: 9 }).length, on_demand: onDemand(name) };
+    return { name, raw: raw.length, gzip: zlib.gzipSync(raw, { level: 9 }).length, chunk: chunkOf(name) };
   });
-  const sum = (fs_) => fs_.reduce((a, f) => a + f.gzip, 0);
-  const first = sum(files.filter((f) => !f.on_demand));
-  const chunk = sum(files.filter((f) => f.on_demand));
-  return { files, first_load_gzip: first, quiz_chunk_gzip: chunk, total_gzip: first + chunk };
+  const first = files.filter((f) => f.chunk === null).reduce((a, f) => a + f.gzip, 0);
+  const chunks = {};
+  for (const f of files) if (f.chunk !== null) chunks[f.chunk] = (chunks[f.chunk] ?? 0) + f.gzip;
+  const total = files.reduce((a, f) => a + f.gzip, 0);
+  return { files, first_load_gzip: first, chunks_gzip: chunks, total_gzip: total };
+}
+
+/** When a file of chunk `chunk` (null: none) is downloaded, in words. */
+export function when(chunk) {
+  if (chunk === null) return 'first load';
+  if (chunk === 'quiz') return 'when the quiz opens';
+  if (chunk === 'compare') return 'when the comparison opens';
+  return 'with the quiz or the comparison';
 }

@@ -35,13 +35,13 @@ fn sort(rows: &mut [CompareRow], col: Column, ascending: bool) {
     });
 }
 
-/// The comparison table, rendered when opened.
+/// The comparison table. Its code is in the compare chunk
+/// (compare_panel.rs), downloaded when the panel is first opened.
 #[component]
 pub fn CompareTable(
     /// The user's input; choosing a row sets chip, compute type and level 1.
     input: RwSignal<CalcInput>,
 ) -> impl IntoView {
-    let (open, set_open) = signal(false);
     let sort_by = RwSignal::new((Column::Chip, true));
     let rows = move || {
         let mut rows = compare_rows();
@@ -115,40 +115,21 @@ pub fn CompareTable(
         }
     };
     view! {
-        <details
-            class="panel compare"
-            on:toggle=move |ev| {
-                use wasm_bindgen::JsCast;
-                let open_now = ev
-                    .target()
-                    .and_then(|t| t.dyn_into::<web_sys::HtmlDetailsElement>().ok())
-                    .map(|d| d.open())
-                    .unwrap_or(false);
-                set_open.set(open_now);
-            }
-        >
-            <summary><h2>"Compare every chip"</h2></summary>
-            <p class="note">
-                "Critical batch: the batch size above which a matmul with every operand in that data type is compute-bound, with B much smaller than D and F (intensity 2B ÷ bytes per element). Choose a chip to load it."
-            </p>
-            <Show when=move || open.get()>
-                <div class="table-scroll">
-                    <table class="compare-table" data-testid="compare-table">
-                        <thead>
-                            <tr>
-                                {header("Chip", Column::Chip)}
-                                {header("Type", Column::Dtype)}
-                                {header("Level", Column::Level)}
-                                {header("Peak", Column::Peak)}
-                                {header("Bandwidth", Column::Bandwidth)}
-                                {header("Critical intensity (FLOPs/byte)", Column::Intensity)}
-                                {header("Critical batch", Column::Batch)}
-                            </tr>
-                        </thead>
-                        <tbody>{rows}</tbody>
-                    </table>
-                </div>
-            </Show>
-        </details>
+        <div class="table-scroll">
+            <table class="compare-table" data-testid="compare-table">
+                <thead>
+                    <tr>
+                        {header("Chip", Column::Chip)}
+                        {header("Type", Column::Dtype)}
+                        {header("Level", Column::Level)}
+                        {header("Peak", Column::Peak)}
+                        {header("Bandwidth", Column::Bandwidth)}
+                        {header("Critical intensity (FLOPs/byte)", Column::Intensity)}
+                        {header("Critical batch", Column::Batch)}
+                    </tr>
+                </thead>
+                <tbody>{rows}</tbody>
+            </table>
+        </div>
     }
 }

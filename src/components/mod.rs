@@ -2,6 +2,8 @@
 
 pub mod batch_chart;
 pub mod chip_panel;
+pub mod chunk_view;
+pub mod compare_panel;
 pub mod compare_table;
 pub mod derivation;
 pub mod field;

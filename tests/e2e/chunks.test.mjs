@@ -1,6 +1,7 @@
-// The quiz is a separate wasm chunk (scripts/build-wasm.sh): the calculator
-// opens without it, the quiz downloads it when opened (or when the pointer
-// reaches its tab), and a failed download says so without breaking the page.
+// The quiz and the chip comparison are separate wasm chunks
+// (scripts/build-wasm.sh): the calculator opens without them, each downloads
+// its chunk when opened (or when the pointer reaches its tab or summary), and
+// a failed download says so without breaking the page.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
@@ -14,10 +15,12 @@ serveAndLaunch((s, b) => {
   browser = b;
 });
 
-const isChunk = (url) => /\/split_[^/]*\.wasm$/.test(url);
+// split_quiz.wasm, split_compare.wasm, and chunk_<n>.wasm: code both use.
+const isChunk = (url) => /\/(split|chunk)_[^/]*\.wasm$/.test(url);
+const of = (chunks, name) => chunks.filter((u) => u.includes(`/split_${name}.wasm`));
 
 /**
- * A page in a fresh context, not yet navigated, recording the quiz chunk's
+ * A page in a fresh context, not yet navigated, recording the chunks'
  * requests (`chunks`) and uncaught errors (`errors`).
  */
 async function freshPage() {
@@ -37,32 +40,38 @@ test('the calculator opens without the quiz chunk; opening the quiz downloads it
     await waitForDraw(page, 'roofline-canvas');
     await page.fill('[data-testid="field-size-B"]', '512');
     await page.waitForTimeout(300);
-    assert.deepEqual(chunks, [], 'the calculator alone never asks for the quiz');
+    assert.deepEqual(chunks, [], 'the calculator alone never asks for a chunk');
 
     await page.click('[data-testid="tab-quiz"]');
     await page.waitForSelector('[data-testid="question"]');
-    assert.equal(chunks.length, 1, `one download: ${chunks}`);
+    assert.equal(of(chunks, 'quiz').length, 1, `one download: ${chunks}`);
+    assert.equal(of(chunks, 'compare').length, 0, `not the comparison: ${chunks}`);
     // Back and forth: the chunk is not downloaded again.
     await page.click('[data-testid="tab-calc"]');
     await waitForDraw(page, 'roofline-canvas');
+    const before = chunks.length;
     await page.click('[data-testid="tab-quiz"]');
     await page.waitForSelector('[data-testid="question"]');
-    assert.equal(chunks.length, 1);
+    assert.equal(chunks.length, before);
     assert.deepEqual(errors, []);
   } finally {
     await context.close();
   }
 });
 
-test('pointing at the Quiz tab starts the download before the click', async () => {
+test('pointing at the Quiz tab or the comparison starts its download before the click', async () => {
   const { context, page, chunks } = await freshPage();
   try {
     await page.goto(server.url, { waitUntil: 'load' });
     await waitForDraw(page, 'roofline-canvas');
     await page.hover('[data-testid="tab-quiz"]');
     await page.waitForTimeout(200);
-    assert.equal(chunks.length, 1, 'hovering the tab fetched the chunk');
+    assert.equal(of(chunks, 'quiz').length, 1, 'hovering the tab fetched the chunk');
     assert.ok(await page.$('[data-testid="tab-calc"][aria-pressed="true"]'), 'still on the calculator');
+    await page.hover('.compare summary');
+    await page.waitForTimeout(200);
+    assert.equal(of(chunks, 'compare').length, 1, 'hovering the summary fetched the compare chunk');
+    assert.equal(await page.$eval('.compare', (d) => d.open), false, 'the panel is still closed');
   } finally {
     await context.close();
   }
@@ -77,7 +86,7 @@ test('a link to a quiz question fetches the chunk alongside the app, once, and o
     await page.waitForSelector('[data-testid="question"][data-question="q2"]');
     // Let an unused preload be reported, if it is.
     await page.waitForTimeout(3500);
-    assert.equal(chunks.length, 1, `one download, shared by the preload and the loader: ${chunks}`);
+    assert.equal(of(chunks, 'quiz').length, 1, `one download, shared by the preload and the loader: ${chunks}`);
     assert.deepEqual(warnings, [], 'no console warning (such as a preload that was not used)');
     assert.deepEqual(errors, []);
   } finally {
@@ -115,6 +124,44 @@ test('a failed quiz download says so, the calculator keeps working, and "Try aga
     await page.locator('[data-testid="quiz-load-error"] button').click();
     await page.waitForSelector('[data-testid="question"]');
     assert.equal(await page.$('[data-testid="quiz-load-error"]'), null);
+    assert.deepEqual(errors, [], 'no uncaught error or panic');
+  } finally {
+    await context.close();
+  }
+});
+
+test('opening the comparison downloads its chunk once; a failed download says so and "Try again" loads it', async () => {
+  const { context, page, chunks, errors } = await freshPage();
+  let block = true;
+  await page.route(/\/split_compare\.wasm$/, (route) => (block ? route.abort('internetdisconnected') : route.continue()));
+  try {
+    await page.goto(server.url, { waitUntil: 'load' });
+    await waitForDraw(page, 'roofline-canvas');
+    assert.deepEqual(chunks, []);
+    // Offline: opening the panel says the table could not be downloaded.
+    await page.click('.compare summary');
+    const alert = page.locator('[data-testid="compare-load-error"]');
+    await alert.waitFor();
+    assert.match(await alert.innerText(), /The table could not be downloaded/);
+    assert.equal(await alert.getAttribute('role'), 'alert');
+    assert.deepEqual(await seriousAxeViolations(page), []);
+    assert.deepEqual(await lowContrastControls(page), []);
+    // The calculator still computes.
+    const draws = await waitForDraw(page, 'roofline-canvas');
+    await page.fill('[data-testid="field-size-B"]', '4096');
+    await waitForDraw(page, 'roofline-canvas', draws);
+    // Back online: "Try again" brings the table, and choosing a row works.
+    block = false;
+    await page.locator('[data-testid="compare-load-error"] button').click();
+    await page.waitForSelector('[data-testid="compare-table"]');
+    assert.equal(await page.$('[data-testid="compare-load-error"]'), null);
+    const downloads = of(chunks, 'compare').length;
+    // Closed and opened again: no new download.
+    await page.click('.compare summary');
+    await page.click('.compare summary');
+    await page.waitForSelector('[data-testid="compare-table"]');
+    assert.equal(of(chunks, 'compare').length, downloads);
+    assert.equal(of(chunks, 'quiz').length, 0, `not the quiz: ${chunks}`);
     assert.deepEqual(errors, [], 'no uncaught error or panic');
   } finally {
     await context.close();

@@ -1,0 +1,63 @@
+//! "Compare every chip": a panel that opens on the comparison table. The
+//! table's code is in its own wasm chunk (see ARCHITECTURE.md, "Chunks"),
+//! downloaded when the panel is first opened, or when a pointer or the
+//! keyboard reaches its summary.
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use leptos::wasm_split::wasm_split;
+use roofline_core::calc::CalcInput;
+
+use super::chunk_view::{ChunkMissing, ChunkView};
+use super::compare_table::CompareTable;
+
+/// The table. The build (scripts/build-wasm.sh) moves this function and what
+/// only it reaches into the compare chunk.
+#[wasm_split(compare, wasm_split_path = ::leptos::wasm_split, fallible, preload(fetch_compare))]
+fn compare_view(input: RwSignal<CalcInput>) -> Result<AnyView, ChunkMissing> {
+    Ok(view! { <CompareTable input=input /> }.into_any())
+}
+
+/// Starts downloading the compare chunk; a failure shows when the panel opens.
+fn prefetch_compare() {
+    spawn_local(async {
+        let _ = fetch_compare().await;
+    });
+}
+
+/// The comparison panel, closed at first; the table is built when opened.
+#[component]
+pub fn ComparePanel(
+    /// The user's input; choosing a row sets chip, compute type and level 1.
+    input: RwSignal<CalcInput>,
+) -> impl IntoView {
+    let (open, set_open) = signal(false);
+    view! {
+        <details
+            class="panel compare"
+            on:toggle=move |ev| {
+                use wasm_bindgen::JsCast;
+                let open_now = ev
+                    .target()
+                    .and_then(|t| t.dyn_into::<web_sys::HtmlDetailsElement>().ok())
+                    .map(|d| d.open())
+                    .unwrap_or(false);
+                set_open.set(open_now);
+            }
+        >
+            <summary
+                on:pointerenter=|_| prefetch_compare()
+                on:pointerdown=|_| prefetch_compare()
+                on:focus=|_| prefetch_compare()
+            >
+                <h2>"Compare every chip"</h2>
+            </summary>
+            <p class="note">
+                "Critical batch: the batch size above which a matmul with every operand in that data type is compute-bound, with B much smaller than D and F (intensity 2B ÷ bytes per element). Choose a chip to load it."
+            </p>
+            <Show when=move || open.get()>
+                <ChunkView load=move || compare_view(input) what="the table" testid="compare" />
+            </Show>
+        </details>
+    }
+}
