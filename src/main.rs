@@ -11,5 +11,8 @@ mod storage;
 
 fn main() {
     console_error_panic_hook::set_once();
+    // Decimal text is read by the browser (see roofline_core::num): before
+    // anything is parsed, the link first of all.
+    roofline_core::num::set_host_parser(js_sys::parse_float);
     leptos::mount::mount_to_body(app::App);
 }

@@ -51,7 +51,7 @@ pub fn parse_positive(field: &str, text: &str) -> Result<f64, CoreError> {
     if !ok_chars || num.is_empty() {
         return Err(not_number());
     }
-    let v: f64 = num.parse().map_err(|_| not_number())?;
+    let v = crate::num::parse_f64(num).ok_or_else(not_number)?;
     let v = v * scale;
     if !v.is_finite() {
         return Err(CoreError::Invalid(format!(

@@ -17,6 +17,7 @@ pub mod format;
 pub mod hardware;
 pub mod input;
 pub mod network;
+pub mod num;
 pub mod op;
 pub mod quiz;
 pub mod report;

@@ -286,7 +286,7 @@ enum NumErr {
 /// (`1.97e14`); `_` may separate digits.
 fn positive(raw: &str) -> Result<f64, NumErr> {
     let t: String = raw.trim().chars().filter(|c| *c != '_').collect();
-    let v: f64 = t.parse().map_err(|_| NumErr::NotNumber)?;
+    let v = crate::num::parse_f64(&t).ok_or(NumErr::NotNumber)?;
     if v.is_nan() {
         Err(NumErr::NotNumber)
     } else if v <= 0.0 {
@@ -317,7 +317,7 @@ fn whole(raw: &str) -> Option<u64> {
     if let Ok(n) = t.parse::<u64>() {
         return Some(n);
     }
-    let v: f64 = t.parse().ok()?;
+    let v = crate::num::parse_f64(&t)?;
     // 2^64 as f64; every whole f64 below it converts exactly.
     if v.is_finite() && v >= 0.0 && v.fract() == 0.0 && v < 18_446_744_073_709_551_616.0 {
         Some(v as u64)

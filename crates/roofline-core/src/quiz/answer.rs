@@ -29,6 +29,7 @@ use evalexpr::{
 };
 
 use crate::format::{clip, sig};
+use crate::num::parse_f64;
 
 use super::SplitMix;
 
@@ -495,9 +496,8 @@ pub(crate) fn read_number(text: &str, unit: Unit) -> Result<ReadNumber, String> 
         i: start,
     };
     let mantissa = s.literal(true)?;
-    let mut value: f64 = mantissa
-        .parse()
-        .map_err(|_| format!("'{}' is not a number I can read.", clip(&mantissa, 24)))?;
+    let mut value = parse_f64(&mantissa)
+        .ok_or_else(|| format!("'{}' is not a number I can read.", clip(&mantissa, 24)))?;
     if let Some(e) = s.times_ten() {
         value *= 10f64.powi(e);
     }
@@ -509,7 +509,7 @@ pub(crate) fn read_number(text: &str, unit: Unit) -> Result<ReadNumber, String> 
         s.skip_ws();
         if s.digit_at(0) || (s.peek() == Some('.') && s.digit_at(1)) {
             let den_text = s.literal(false)?;
-            let den: f64 = den_text.parse().unwrap_or(0.0);
+            let den = parse_f64(&den_text).unwrap_or(0.0);
             if den == 0.0 || !den.is_finite() {
                 return Err("A fraction needs a denominator that is not zero.".to_string());
             }
@@ -650,9 +650,8 @@ fn tokenize(text: &str, symbols: &[String]) -> Result<Vec<Tok>, String> {
             s.i += 1;
         } else if c.is_ascii_digit() || (c == '.' && s.digit_at(1)) {
             let lit = s.literal(false)?;
-            let v: f64 = lit
-                .parse()
-                .map_err(|_| format!("'{}' is not a number I can read.", clip(&lit, 16)))?;
+            let v = parse_f64(&lit)
+                .ok_or_else(|| format!("'{}' is not a number I can read.", clip(&lit, 16)))?;
             if !v.is_finite() {
                 return Err("A number in the formula is too large.".to_string());
             }
@@ -694,9 +693,8 @@ fn tokenize(text: &str, symbols: &[String]) -> Result<Vec<Tok>, String> {
                 text.push(d);
                 s.i += 1;
             }
-            let v: f64 = text
-                .parse()
-                .map_err(|_| "A superscript power needs digits.".to_string())?;
+            let v =
+                parse_f64(&text).ok_or_else(|| "A superscript power needs digits.".to_string())?;
             toks.push(Tok::Op('^'));
             toks.push(Tok::Num(v));
         } else {

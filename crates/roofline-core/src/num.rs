@@ -1,0 +1,172 @@
+//! Decimal text to `f64`, in one place.
+//!
+//! [`parse_f64`] accepts exactly what std's `f64::from_str` accepts and
+//! returns the same value. Natively (and in every test of this crate) it is
+//! std's parser. With the `host-parse` feature, which the browser app turns
+//! on for its wasm build only, std's parser is left out of the build: its
+//! correctly rounded algorithm carries a table of powers of five that is
+//! about 10 KB of the gzipped wasm. The text is still checked here against
+//! std's grammar, and its value is then asked of the host, which the app
+//! installs at start with [`set_host_parser`]: the browser's `parseFloat`,
+//! correctly rounded as well (ECMAScript requires it up to 20 significant
+//! digits; the links this app writes carry at most 17). A wasm-bindgen test
+//! in Chromium checks that the two agree (`tests/wasm_canvas.rs`).
+
+#[cfg(feature = "host-parse")]
+use std::sync::OnceLock;
+
+/// The host's parser, given only text that [`is_decimal`] accepts.
+#[cfg(feature = "host-parse")]
+static HOST: OnceLock<fn(&str) -> f64> = OnceLock::new();
+
+/// Installs the host's parser (the first call wins). It is given only
+/// decimal text of std's grammar without `inf` or `nan`, and must return
+/// the correctly rounded value. Without the `host-parse` feature this does
+/// nothing: std's parser is used.
+pub fn set_host_parser(parse: fn(&str) -> f64) {
+    #[cfg(feature = "host-parse")]
+    {
+        let _ = HOST.set(parse);
+    }
+    #[cfg(not(feature = "host-parse"))]
+    {
+        let _ = parse;
+    }
+}
+
+/// The value of `text` when std's `f64::from_str` accepts it: an optional
+/// sign, then `inf`, `infinity` or `nan` in any case, or digits with at most
+/// one point and at least one digit, and an optional exponent (`e` or `E`,
+/// an optional sign, digits). `None` otherwise, and, with `host-parse`,
+/// when no host parser is installed.
+pub fn parse_f64(text: &str) -> Option<f64> {
+    let body = text.strip_prefix(['+', '-']).unwrap_or(text);
+    let negative = text.starts_with('-');
+    let special = if body.eq_ignore_ascii_case("inf") || body.eq_ignore_ascii_case("infinity") {
+        Some(f64::INFINITY)
+    } else if body.eq_ignore_ascii_case("nan") {
+        Some(f64::NAN)
+    } else {
+        None
+    };
+    if let Some(v) = special {
+        return Some(if negative { -v } else { v });
+    }
+    if !is_decimal(body) {
+        return None;
+    }
+    decimal_value(text)
+}
+
+/// Whether `body` (after any sign) is `digits [. digits] [exponent]` with at
+/// least one digit before the exponent.
+fn is_decimal(body: &str) -> bool {
+    let bytes = body.as_bytes();
+    let digits = |from: usize| {
+        bytes[from..]
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .count()
+    };
+    let int = digits(0);
+    let mut i = int;
+    let mut frac = 0;
+    if bytes.get(i) == Some(&b'.') {
+        frac = digits(i + 1);
+        i += 1 + frac;
+    }
+    if int + frac == 0 {
+        return false;
+    }
+    if matches!(bytes.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(bytes.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        let exp = digits(i);
+        if exp == 0 {
+            return false;
+        }
+        i += exp;
+    }
+    i == bytes.len()
+}
+
+/// The value of decimal text (sign included) that [`is_decimal`] accepted.
+#[cfg(not(feature = "host-parse"))]
+fn decimal_value(text: &str) -> Option<f64> {
+    text.parse().ok()
+}
+
+/// The value of decimal text (sign included) that [`is_decimal`] accepted.
+#[cfg(feature = "host-parse")]
+fn decimal_value(text: &str) -> Option<f64> {
+    HOST.get().map(|parse| parse(text))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn accepts_what_std_accepts() {
+        for t in [
+            "0",
+            "4096",
+            "1.97e14",
+            "1.97E+14",
+            "5.",
+            ".5",
+            "-.5e-3",
+            "+7",
+            "1e400",
+            "1e-400",
+            "inf",
+            "-Infinity",
+            "NaN",
+            "+nan",
+            "00012",
+            "0.1",
+            "2.2250738585072014e-308",
+            "9007199254740993",
+            "1.7976931348623157e308",
+        ] {
+            let ours = parse_f64(t).map(f64::to_bits);
+            let std = t.parse::<f64>().ok().map(f64::to_bits);
+            assert_eq!(ours, std, "{t}");
+            assert!(ours.is_some(), "{t}");
+        }
+    }
+
+    #[test]
+    fn rejects_what_std_rejects() {
+        for t in [
+            "", ".", "+", "-", "e5", ".e5", "1e", "1e+", "1.2.3", "1_000", " 1", "1 ", "0x10",
+            "in", "infin", "nan1", "--1", "+-1", "1e5.0", "١", "1,5",
+        ] {
+            assert_eq!(parse_f64(t), None, "{t}");
+            assert!(t.parse::<f64>().is_err(), "std accepts {t}");
+        }
+    }
+
+    proptest! {
+        /// Over text made of the characters a number can hold, the grammar
+        /// check accepts exactly what std accepts, with std's value.
+        #[test]
+        fn same_as_std(t in "[-+0-9.eEinfatyINFATY]{0,12}") {
+            let ours = parse_f64(&t).map(f64::to_bits);
+            let std = t.parse::<f64>().ok().map(f64::to_bits);
+            prop_assert_eq!(ours, std);
+        }
+
+        /// Every finite value's shortest text (what links carry) reads back.
+        #[test]
+        fn shortest_text_reads_back(bits in any::<u64>()) {
+            let x = f64::from_bits(bits);
+            prop_assume!(x.is_finite());
+            prop_assert_eq!(parse_f64(&x.to_string()).map(f64::to_bits), Some(bits));
+            prop_assert_eq!(parse_f64(&format!("{x:e}")).map(f64::to_bits), Some(bits));
+        }
+    }
+}
