@@ -5,7 +5,8 @@
 //! std's parser. With the `host-parse` feature, which the browser app turns
 //! on for its wasm build only, std's parser is left out of the build: its
 //! correctly rounded algorithm carries a table of powers of five that is
-//! about 10 KB of the gzipped wasm. The text is still checked here against
+//! about 10 KB of the gzipped wasm. (The quiz's `evalexpr` reads its
+//! literals through here too, see `quiz::numbers`.) The text is still checked here against
 //! std's grammar, and its value is then asked of the host, which the app
 //! installs at start with [`set_host_parser`]: the browser's `parseFloat`,
 //! correctly rounded as well (ECMAScript requires it up to 20 significant

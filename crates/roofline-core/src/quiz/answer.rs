@@ -23,14 +23,12 @@
 //! evaluates two formulas with `evalexpr` at many pseudo-random points and
 //! calls them equivalent when every relative difference is below 1e-9.
 
-use evalexpr::{
-    error::EvalexprResultValue, Context, DefaultNumericTypes, EvalexprError, EvalexprResult, Node,
-    Value,
-};
+use evalexpr::{error::EvalexprResultValue, Context, EvalexprError, EvalexprResult, Node, Value};
 
 use crate::format::{clip, sig};
 use crate::num::parse_f64;
 
+use super::numbers::{Float, Numbers};
 use super::SplitMix;
 
 /// The longest answer read; anything longer is refused with a message.
@@ -904,12 +902,12 @@ pub fn normalise_formula(text: &str, symbols: &[String]) -> Result<String, Strin
 
 /// A formula compiled by `evalexpr`, ready to evaluate many times.
 pub(crate) struct Compiled {
-    node: Node<DefaultNumericTypes>,
+    node: Node<Numbers>,
 }
 
 impl Compiled {
     pub(crate) fn new(expr: &str) -> Result<Compiled, String> {
-        evalexpr::build_operator_tree::<DefaultNumericTypes>(expr)
+        evalexpr::build_operator_tree::<Numbers>(expr)
             .map(|node| Compiled { node })
             .map_err(|_| "The formula could not be read.".to_string())
     }
@@ -920,9 +918,10 @@ impl Compiled {
             .eval_number_with_context(&Symbols(
                 values
                     .iter()
-                    .map(|(k, v)| (k.as_str(), Value::Float(*v)))
+                    .map(|(k, v)| (k.as_str(), Value::Float(Float(*v))))
                     .collect(),
             ))
+            .map(|f| f.0)
             .map_err(|_| "The formula could not be evaluated.".to_string())
     }
 }
@@ -933,12 +932,12 @@ impl Compiled {
 /// of this type, the compiler drops evalexpr's builtin functions (and the
 /// trigonometry they pull in) from the wasm; with `HashMapContext` gone
 /// too, about 23 KB gzip.
-struct Symbols<'a>(Vec<(&'a str, Value<DefaultNumericTypes>)>);
+struct Symbols<'a>(Vec<(&'a str, Value<Numbers>)>);
 
 impl Context for Symbols<'_> {
-    type NumericTypes = DefaultNumericTypes;
+    type NumericTypes = Numbers;
 
-    fn get_value(&self, identifier: &str) -> Option<&Value<DefaultNumericTypes>> {
+    fn get_value(&self, identifier: &str) -> Option<&Value<Numbers>> {
         self.0
             .iter()
             .find(|(k, _)| *k == identifier)
@@ -948,8 +947,8 @@ impl Context for Symbols<'_> {
     fn call_function(
         &self,
         identifier: &str,
-        _argument: &Value<DefaultNumericTypes>,
-    ) -> EvalexprResultValue<DefaultNumericTypes> {
+        _argument: &Value<Numbers>,
+    ) -> EvalexprResultValue<Numbers> {
         Err(EvalexprError::FunctionIdentifierNotFound(
             identifier.to_string(),
         ))
@@ -959,10 +958,7 @@ impl Context for Symbols<'_> {
         true
     }
 
-    fn set_builtin_functions_disabled(
-        &mut self,
-        disabled: bool,
-    ) -> EvalexprResult<(), DefaultNumericTypes> {
+    fn set_builtin_functions_disabled(&mut self, disabled: bool) -> EvalexprResult<(), Numbers> {
         if disabled {
             Ok(())
         } else {

@@ -28,6 +28,7 @@
 
 mod answer;
 mod bank;
+mod numbers;
 pub mod progress;
 
 use std::fmt;
