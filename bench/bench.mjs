@@ -7,7 +7,7 @@
 //
 // Figures:
 //   - gzip size (level 9) of each html/js/wasm/css file in DIST, the first
-//     load (all but the quiz chunk) and the quiz chunk (tests/sizes.mjs, as
+//     load (all but the chunks) and each chunk (tests/sizes.mjs, as
 //     tests/size-budget.mjs counts them), and the code of the main module
 //     and the quiz chunk by crate (bench/wasm-code.mjs, after wasm-bindgen,
 //     before wasm-opt);

@@ -1,19 +1,21 @@
 #!/usr/bin/env bash
-# Builds the app's wasm as two chunks and puts them into Trunk's staging
+# Builds the app's wasm as a main module and chunks and puts them into Trunk's staging
 # directory. Trunk runs this as its post_build hook (Trunk.toml), for
 # `trunk build` and for every rebuild of `trunk serve`; it is not meant to be
 # run by hand.
 #
-# Why not Trunk's own Rust pipeline: the page loads the calculator first and
-# the quiz only when it is opened (src/components/quiz_loader.rs). The code
-# that only the quiz reaches is moved into its own wasm by wasm-split-cli, and
+# Why not Trunk's own Rust pipeline: the page loads the calculator first, and
+# the quiz and the chip comparison only when they are opened
+# (src/components/quiz_loader.rs, compare_panel.rs). The code that only one
+# of them reaches is moved into its own wasm by wasm-split-cli, and
 # that has to happen between the link and wasm-bindgen, where Trunk has no
 # step. So this script does what Trunk's pipeline did, plus the split:
 #
 #   cargo build (linked with --emit-relocs, which wasm-split-cli needs)
-#   -> wasm-split-cli: main module + quiz chunk + __wasm_split.js (the loader)
+#   -> wasm-split-cli: main module + split_quiz.wasm + split_compare.wasm
+#      (+ chunk_<n>.wasm, code both use) + __wasm_split.js (the loader)
 #   -> wasm-bindgen --target web on the main module (--keep-lld-exports: the
-#      chunk imports the main module's memory, table and shared functions)
+#      chunks import the main module's memory, table and shared functions)
 #   -> wasm-opt -Oz on each wasm, terser on the JS (release)
 #   -> copied to <staging>/app-<hash>/, hash of the content (a new build never
 #      reuses a cached file), and index.html pointed at that folder.
