@@ -35,9 +35,17 @@ where
     Fut: Future<Output = Result<AnyView, ChunkMissing>> + Send + 'static,
 {
     let attempt = RwSignal::new(0u32);
+    // `class` before the element's own class, when there is one.
+    let classes = move |own: &str| {
+        if class.is_empty() {
+            own.to_string()
+        } else {
+            format!("{class} {own}")
+        }
+    };
     let loading = move || {
         view! {
-            <p class=format!("{class} loading") role="status" data-testid=format!("{testid}-loading")>
+            <p class=classes("loading") role="status" data-testid=format!("{testid}-loading")>
                 {format!("Loading {what}…")}
             </p>
         }
@@ -52,7 +60,7 @@ where
                         Err(ChunkMissing) => {
                             view! {
                                 <section
-                                    class=format!("{class} notices")
+                                    class=classes("notices")
                                     role="alert"
                                     data-testid=format!("{testid}-load-error")
                                 >
