@@ -6,12 +6,13 @@
 //! on for its wasm build only, std's parser is left out of the build: its
 //! correctly rounded algorithm carries a table of powers of five that is
 //! about 10 KB of the gzipped wasm. (The quiz's `evalexpr` reads its
-//! literals through here too, see `quiz::numbers`.) The text is still checked here against
-//! std's grammar, and its value is then asked of the host, which the app
-//! installs at start with [`set_host_parser`]: the browser's `parseFloat`,
-//! correctly rounded as well (ECMAScript requires it up to 20 significant
-//! digits; the links this app writes carry at most 17). A wasm-bindgen test
-//! in Chromium checks that the two agree (`tests/wasm_canvas.rs`).
+//! literals through here too, see `quiz::numbers`.) The text is still
+//! checked here against std's grammar, and its value is then asked of the
+//! host, which the app installs at start with [`set_host_parser`]: the
+//! browser's `parseFloat`, correctly rounded as well (ECMAScript requires it
+//! up to 20 significant digits; the links this app writes carry at most 17).
+//! A wasm-bindgen test in Chromium checks that the two agree
+//! (`tests/wasm_parse.rs` in the app).
 
 #[cfg(feature = "host-parse")]
 use std::sync::OnceLock;
