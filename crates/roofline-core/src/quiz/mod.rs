@@ -5,7 +5,7 @@
 //! A [`Question`] has a setup (the text with its numbers), one or more
 //! [`Part`]s and a [`CalcSetup`] that loads the same scenario in the
 //! calculator. Every expected answer is computed by this crate
-//! ([`crate::analyze`], [`crate::critical_size`], [`crate::network`], the
+//! ([`crate::analyze`], [`crate::critical_size`], [`crate::network()`], the
 //! hardware presets) from the question's parameters.
 //!
 //! * [`ids`] lists the questions; [`question`] builds one. Seed `0` gives the
