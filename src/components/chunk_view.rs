@@ -5,6 +5,7 @@
 use std::future::Future;
 
 use leptos::prelude::*;
+use leptos::task::spawn_local;
 use leptos::wasm_split::SplitLoaderError;
 
 /// A chunk could not be downloaded or instantiated.
@@ -14,6 +15,16 @@ impl From<SplitLoaderError> for ChunkMissing {
     fn from(_: SplitLoaderError) -> Self {
         ChunkMissing
     }
+}
+
+/// Starts a chunk's download (`fetch`, the `preload` function that
+/// `#[wasm_split]` generates) without showing anything, so that it opens with
+/// less of a wait. A failure is ignored here: opening it tries again and
+/// reports it. Calling it again for a chunk that is in costs nothing.
+pub fn prefetch<T: 'static>(fetch: impl Future<Output = T> + 'static) {
+    spawn_local(async {
+        let _ = fetch.await;
+    });
 }
 
 /// Shows what `load` builds once its chunk is in.

@@ -4,11 +4,10 @@
 //! keyboard reaches its summary.
 
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 use leptos::wasm_split::wasm_split;
 use roofline_core::calc::CalcInput;
 
-use super::chunk_view::{ChunkMissing, ChunkView};
+use super::chunk_view::{prefetch, ChunkMissing, ChunkView};
 use super::compare_table::CompareTable;
 
 /// The table. The build (scripts/build-wasm.sh) moves this function and what
@@ -20,9 +19,7 @@ fn compare_view(input: RwSignal<CalcInput>) -> Result<AnyView, ChunkMissing> {
 
 /// Starts downloading the compare chunk; a failure shows when the panel opens.
 fn prefetch_compare() {
-    spawn_local(async {
-        let _ = fetch_compare().await;
-    });
+    prefetch(fetch_compare());
 }
 
 /// The comparison panel, closed at first; the table is built when opened.

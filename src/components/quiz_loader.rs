@@ -3,11 +3,10 @@
 //! and says so if the download fails.
 
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 use leptos::wasm_split::wasm_split;
 use roofline_core::state::QuizState;
 
-use super::chunk_view::{ChunkMissing, ChunkView};
+use super::chunk_view::{prefetch, ChunkMissing, ChunkView};
 use super::quiz_page::QuizPage;
 
 /// The quiz page. The build (scripts/build-wasm.sh) moves this function and
@@ -20,12 +19,9 @@ fn quiz_view(quiz: RwSignal<QuizState>) -> Result<AnyView, ChunkMissing> {
 
 /// Starts downloading the quiz chunk without showing it (when a pointer or
 /// the keyboard reaches the Quiz tab, or a finger touches it), so that the
-/// quiz opens with less of a wait. Calling it again costs nothing.
-/// A failure is ignored here: opening the quiz tries again and reports it.
+/// quiz opens with less of a wait.
 pub fn prefetch_quiz() {
-    spawn_local(async {
-        let _ = fetch_quiz().await;
-    });
+    prefetch(fetch_quiz());
 }
 
 /// The quiz, once its chunk is in: "Loading the quiz…" until then, and a
