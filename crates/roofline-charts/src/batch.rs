@@ -10,8 +10,9 @@ use roofline_core::analysis::{CriticalSize, Scenario};
 use roofline_core::sweep::{lin_space, log_space, Sweep};
 use roofline_core::{format, CoreError};
 
+use crate::axis::{Axis, TickText};
 use crate::roofline::{
-    check_log_range, decades, draw_legend, err, legend_layout, plot_point, polyline_obstacles,
+    check_log_range, draw_legend, err, legend_layout, plot_point, polyline_obstacles,
     text_style_scaled, Labels, LegendEntry, Rect,
 };
 use crate::{PlotFrame, Theme};
@@ -236,92 +237,55 @@ pub fn draw_batch<DB: DrawingBackend>(
         .fold(chart.peak, f64::min);
     let x_desc = format!("{} (size of the swept dimension)", chart.dim);
     let y_desc = "Attained throughput (FLOP/s)";
-    let frame = if chart.log {
+    // Log: decades around the data; linear: from zero, the roof a little
+    // below the top.
+    let (x, y, ylo, yhi, n_labels) = if chart.log {
         let ylo = 10f64.powf(ymin.log10().floor());
         let yhi = 10f64.powf((chart.peak.log10() + 0.35).ceil());
         check_log_range("throughputs", ylo, yhi)?;
         check_log_range("sizes", xlo, xhi)?;
-        let mut ctx = ChartBuilder::on(area)
-            .margin_top(px(12.0))
-            .margin_right(px(20.0))
-            .margin_left(px(8.0))
-            .margin_bottom(px(6.0))
-            .x_label_area_size(px(44.0))
-            .y_label_area_size(px(64.0))
-            .build_cartesian_2d(
-                (xlo..xhi).log_scale().with_key_points(decades(xlo, xhi)),
-                (ylo..yhi).log_scale().with_key_points(decades(ylo, yhi)),
-            )
-            .map_err(err)?;
-        let fmt = |v: &f64| format::log_tick(*v);
-        ctx.configure_mesh()
-            .x_desc(x_desc)
-            .y_desc(y_desc)
-            .x_label_formatter(&fmt)
-            .y_label_formatter(&fmt)
-            .label_style(text_style(12.0, theme.text))
-            .axis_desc_style(text_style(13.0, theme.text))
-            .axis_style(theme.axis)
-            .bold_line_style(theme.grid)
-            .light_line_style(theme.background)
-            .draw()
-            .map_err(err)?;
-        draw_curves(&mut ctx, chart, theme, scale, ylo)?;
-        let (xr, yr) = ctx.plotting_area().get_pixel_range();
-        PlotFrame {
-            x_px: (xr.start, xr.end),
-            y_px: (yr.start, yr.end),
-            x_range: (xlo, xhi),
-            y_range: (ylo, yhi),
-        }
+        (Axis::log(xlo, xhi), Axis::log(ylo, yhi), ylo, yhi, 10)
     } else {
         let yhi = chart.peak * 1.15;
-        let mut ctx = ChartBuilder::on(area)
-            .margin_top(px(12.0))
-            .margin_right(px(20.0))
-            .margin_left(px(8.0))
-            .margin_bottom(px(6.0))
-            .x_label_area_size(px(44.0))
-            .y_label_area_size(px(64.0))
-            .build_cartesian_2d(0.0..xhi, 0.0..yhi)
-            .map_err(err)?;
-        let xfmt = |v: &f64| format::sig(*v, 4);
-        let yfmt = |v: &f64| {
-            if *v == 0.0 {
-                "0".to_string()
-            } else {
-                format::sci(*v)
-            }
-        };
-        ctx.configure_mesh()
-            .x_desc(x_desc)
-            .y_desc(y_desc)
-            .x_label_formatter(&xfmt)
-            .y_label_formatter(&yfmt)
-            .x_labels(6)
-            .y_labels(6)
-            .label_style(text_style(12.0, theme.text))
-            .axis_desc_style(text_style(13.0, theme.text))
-            .axis_style(theme.axis)
-            .bold_line_style(theme.grid)
-            .light_line_style(theme.background)
-            .draw()
-            .map_err(err)?;
-        draw_curves(&mut ctx, chart, theme, scale, 0.0)?;
-        let (xr, yr) = ctx.plotting_area().get_pixel_range();
-        PlotFrame {
-            x_px: (xr.start, xr.end),
-            y_px: (yr.start, yr.end),
-            x_range: (0.0, xhi),
-            y_range: (0.0, yhi),
-        }
+        let x = Axis::linear(0.0, xhi, TickText::Sig4);
+        (x, Axis::linear(0.0, yhi, TickText::SciOrZero), 0.0, yhi, 6)
+    };
+    let x_range = x.range();
+    let mut ctx = ChartBuilder::on(area)
+        .margin_top(px(12.0))
+        .margin_right(px(20.0))
+        .margin_left(px(8.0))
+        .margin_bottom(px(6.0))
+        .x_label_area_size(px(44.0))
+        .y_label_area_size(px(64.0))
+        .build_cartesian_2d(x, y)
+        .map_err(err)?;
+    ctx.configure_mesh()
+        .x_desc(x_desc)
+        .y_desc(y_desc)
+        .x_labels(n_labels)
+        .y_labels(n_labels)
+        .label_style(text_style(12.0, theme.text))
+        .axis_desc_style(text_style(13.0, theme.text))
+        .axis_style(theme.axis)
+        .bold_line_style(theme.grid)
+        .light_line_style(theme.background)
+        .draw()
+        .map_err(err)?;
+    draw_curves(&mut ctx, chart, theme, scale, ylo)?;
+    let (xr, yr) = ctx.plotting_area().get_pixel_range();
+    let frame = PlotFrame {
+        x_px: (xr.start, xr.end),
+        y_px: (yr.start, yr.end),
+        x_range: (x_range.start, x_range.end),
+        y_range: (ylo, yhi),
     };
     area.present().map_err(err)?;
     Ok(frame)
 }
 
-fn draw_curves<'a, DB, X, Y>(
-    ctx: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
+fn draw_curves<'a, DB>(
+    ctx: &mut ChartContext<'a, DB, Cartesian2d<Axis, Axis>>,
     chart: &BatchChart,
     theme: &Theme,
     scale: f64,
@@ -329,8 +293,6 @@ fn draw_curves<'a, DB, X, Y>(
 ) -> Result<(), String>
 where
     DB: DrawingBackend + 'a,
-    X: Ranged<ValueType = f64>,
-    Y: Ranged<ValueType = f64>,
 {
     let px = move |v: f64| (v * scale).round() as i32;
     let text_style = |size: f64, c: RGBColor| text_style_scaled(size * scale, c);

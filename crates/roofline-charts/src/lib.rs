@@ -8,6 +8,7 @@
 //! *Invariant:* the charts format no number themselves: every label comes
 //! from `roofline_core::format` or from the chart spec.
 
+mod axis;
 pub mod batch;
 pub mod roofline;
 pub mod spec;

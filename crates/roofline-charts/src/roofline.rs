@@ -7,6 +7,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use roofline_core::format;
 use roofline_core::roofline::attained;
 
+use crate::axis::Axis;
 use crate::Theme;
 
 /// One bandwidth line of the chart.
@@ -458,8 +459,6 @@ pub fn draw_roofline<DB: DrawingBackend>(
     let px = |v: f64| (v * scale).round() as i32;
     let text_style = |size: f64, c: RGBColor| text_style_scaled(size * scale, c);
 
-    let x_ticks = decades(xlo, xhi);
-    let y_ticks = decades(ylo, yhi);
     let mut ctx = ChartBuilder::on(area)
         .margin_top(px(12.0))
         .margin_right(px(20.0))
@@ -467,10 +466,7 @@ pub fn draw_roofline<DB: DrawingBackend>(
         .margin_bottom(px(6.0))
         .x_label_area_size(px(44.0))
         .y_label_area_size(px(64.0))
-        .build_cartesian_2d(
-            (xlo..xhi).log_scale().with_key_points(x_ticks),
-            (ylo..yhi).log_scale().with_key_points(y_ticks),
-        )
+        .build_cartesian_2d(Axis::log(xlo, xhi), Axis::log(ylo, yhi))
         .map_err(err)?;
 
     // Regions: bandwidth-bound for every line, for the slower line only,
@@ -497,12 +493,9 @@ pub fn draw_roofline<DB: DrawingBackend>(
         }
     }
 
-    let tick_fmt = |v: &f64| format::log_tick(*v);
     ctx.configure_mesh()
         .x_desc("Arithmetic intensity (FLOPs/byte)")
         .y_desc("Attained throughput (FLOP/s)")
-        .x_label_formatter(&tick_fmt)
-        .y_label_formatter(&tick_fmt)
         .label_style(text_style(12.0, theme.text))
         .axis_desc_style(text_style(13.0, theme.text))
         .axis_style(ShapeStyle::from(theme.axis).stroke_width(px(1.0).max(1) as u32))

@@ -1,0 +1,154 @@
+//! The one axis type both charts use, log or linear.
+//!
+//! plotters instantiates its whole mesh, axis and series code once per
+//! coordinate type. With plotters' own types the charts needed two (a log
+//! axis with fixed decade ticks, and a linear axis for the batch chart's
+//! linear view), so every one of those functions was in the wasm twice.
+//! [`Axis`] is both, chosen at run time, and maps values exactly as
+//! plotters' log and linear axes do.
+
+use std::ops::Range;
+
+use plotters::coord::ranged1d::{KeyPointHint, NoDefaultFormatting, Ranged, ValueFormatter};
+use plotters::coord::types::RangedCoordf64;
+
+use roofline_core::format;
+
+use crate::roofline::decades;
+
+/// How an axis writes its tick labels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TickText {
+    /// A power of ten (`format::log_tick`).
+    Decade,
+    /// Four significant digits.
+    Sig4,
+    /// Scientific notation, and `0` for zero.
+    SciOrZero,
+}
+
+/// A log axis with a tick at each decade, or a linear axis with plotters'
+/// round-number ticks.
+pub(crate) struct Axis {
+    /// The linear map of the value, or of its natural log on a log axis.
+    linear: RangedCoordf64,
+    /// The values the axis spans.
+    range: Range<f64>,
+    /// Log (true) or linear (false).
+    log: bool,
+    /// A log axis's decades; `None` on a linear axis.
+    decades: Option<Vec<f64>>,
+    /// How tick labels are written.
+    text: TickText,
+}
+
+impl Axis {
+    /// A log axis over `lo..hi` (both positive) with decade ticks.
+    pub(crate) fn log(lo: f64, hi: f64) -> Axis {
+        Axis {
+            linear: (lo.ln()..hi.ln()).into(),
+            range: lo..hi,
+            log: true,
+            decades: Some(decades(lo, hi)),
+            text: TickText::Decade,
+        }
+    }
+
+    /// A linear axis over `lo..hi` whose labels are written as `text`.
+    pub(crate) fn linear(lo: f64, hi: f64, text: TickText) -> Axis {
+        Axis {
+            linear: (lo..hi).into(),
+            range: lo..hi,
+            log: false,
+            decades: None,
+            text,
+        }
+    }
+}
+
+impl Ranged for Axis {
+    type FormatOption = NoDefaultFormatting;
+    type ValueType = f64;
+
+    fn map(&self, value: &f64, limit: (i32, i32)) -> i32 {
+        let v = if self.log { value.ln() } else { *value };
+        self.linear.map(&v, limit)
+    }
+
+    fn key_points<Hint: KeyPointHint>(&self, hint: Hint) -> Vec<f64> {
+        match &self.decades {
+            // Bold lines at the decades, no light lines between them.
+            Some(_) if hint.weight().allow_light_points() => Vec::new(),
+            Some(d) => d.clone(),
+            None => self.linear.key_points(hint),
+        }
+    }
+
+    fn range(&self) -> Range<f64> {
+        self.range.clone()
+    }
+}
+
+impl ValueFormatter<f64> for Axis {
+    fn format_ext(&self, value: &f64) -> String {
+        match self.text {
+            TickText::Decade => format::log_tick(*value),
+            TickText::Sig4 => format::sig(*value, 4),
+            TickText::SciOrZero if *value == 0.0 => "0".to_string(),
+            TickText::SciOrZero => format::sci(*value),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+    use super::*;
+    use plotters::coord::ranged1d::{BoldPoints, LightPoints};
+    use plotters::prelude::IntoLogRange;
+
+    #[test]
+    fn log_axis_maps_like_plotters_log_axis() {
+        let ours = Axis::log(0.5, 3.0e5);
+        let theirs: plotters::coord::combinators::LogCoord<f64> = (0.5..3.0e5).log_scale().into();
+        for limit in [(0, 800), (640, 20), (7, 8)] {
+            for v in [0.5, 0.7, 1.0, 10.0, 240.0, 1234.5, 3.0e5, 1e-3, 1e9] {
+                assert_eq!(
+                    ours.map(&v, limit),
+                    theirs.map(&v, limit),
+                    "{v} in {limit:?}"
+                );
+            }
+        }
+        assert_eq!(ours.range(), 0.5..3.0e5);
+    }
+
+    #[test]
+    fn log_axis_ticks_at_decades_only() {
+        let a = Axis::log(0.5, 3.0e5);
+        assert_eq!(a.key_points(BoldPoints(3)), decades(0.5, 3.0e5));
+        assert!(a.key_points(LightPoints::new(3, 30)).is_empty());
+        assert_eq!(a.format_ext(&1e4), format::log_tick(1e4));
+    }
+
+    #[test]
+    fn linear_axis_is_plotters_linear_axis() {
+        let ours = Axis::linear(0.0, 4096.0, TickText::Sig4);
+        let theirs = RangedCoordf64::from(0.0..4096.0);
+        for limit in [(0, 800), (500, 10)] {
+            for v in [0.0, 1.0, 2047.5, 4096.0, 5000.0] {
+                assert_eq!(ours.map(&v, limit), theirs.map(&v, limit));
+            }
+        }
+        assert_eq!(ours.key_points(6usize), theirs.key_points(6usize));
+        assert_eq!(
+            ours.key_points(LightPoints::new(6, 60)),
+            theirs.key_points(LightPoints::new(6, 60))
+        );
+        assert_eq!(ours.format_ext(&1234.56), "1235");
+        let y = Axis::linear(0.0, 2.0e14, TickText::SciOrZero);
+        assert_eq!(y.format_ext(&0.0), "0");
+        assert_eq!(y.format_ext(&1.5e14), format::sci(1.5e14));
+    }
+}
