@@ -22,7 +22,6 @@
 //! non-finite number, so a notice never reads "NaN" or "inf").
 
 use crate::small::SmallMap;
-use std::collections::HashMap;
 use std::fmt;
 
 use crate::format::{clip, sci};
@@ -40,6 +39,10 @@ pub const VERSION: u32 = 1;
 
 /// The longest operation notation a link may carry, in characters.
 pub const MAX_OP_CHARS: usize = 400;
+
+/// The most parameters [`decode`] reads from a link; it ignores the rest,
+/// with a notice. The app's own links have about twenty.
+pub const MAX_PARAMS: usize = 256;
 
 /// The most notices [`decode`] lists; one more notice counts the rest.
 pub const MAX_NOTICES: usize = 32;
@@ -375,29 +378,34 @@ struct Param {
     used: bool,
 }
 
+/// The keys of a query, in the order of their first appearance. Looked up
+/// by a linear search: there are at most [`MAX_PARAMS`], and a hash map
+/// would bring std's hasher and its table code into the wasm.
 struct Params {
     list: Vec<Param>,
-    index: HashMap<String, usize>,
+    /// Parameters after the first [`MAX_PARAMS`], not read.
+    skipped: usize,
 }
 
 impl Params {
     fn read(query: &str) -> Params {
         let mut p = Params {
             list: Vec::new(),
-            index: HashMap::new(),
+            skipped: 0,
         };
         for (i, (k, v)) in form_urlencoded::parse(query.as_bytes()).enumerate() {
+            if i >= MAX_PARAMS {
+                p.skipped += 1;
+                continue;
+            }
             let key = k.trim().to_ascii_lowercase();
-            match p.index.get(&key) {
-                Some(&j) => {
-                    if let Some(e) = p.list.get_mut(j) {
-                        e.value = v.into_owned();
-                        e.count += 1;
-                        e.last = i;
-                    }
+            match p.list.iter_mut().find(|e| e.key == key) {
+                Some(e) => {
+                    e.value = v.into_owned();
+                    e.count += 1;
+                    e.last = i;
                 }
                 None => {
-                    p.index.insert(key.clone(), p.list.len());
                     p.list.push(Param {
                         key,
                         value: v.into_owned(),
@@ -413,8 +421,7 @@ impl Params {
 
     /// The value of `key`, marking it read.
     fn take(&mut self, key: &str) -> Option<String> {
-        let j = *self.index.get(key)?;
-        let e = self.list.get_mut(j)?;
+        let e = self.list.iter_mut().find(|e| e.key == key)?;
         e.used = true;
         Some(e.value.clone())
     }
@@ -485,6 +492,15 @@ pub fn decode_with(query: &str, questions: &[(&str, u32)]) -> Decoded {
         list: Vec::new(),
         dropped: 0,
     };
+    if p.skipped > 0 {
+        n.push(
+            "",
+            format!(
+                "the link has more than {MAX_PARAMS} parameters; the last {} were ignored",
+                p.skipped
+            ),
+        );
+    }
     let view = read_version_and_view(&mut p, &mut n);
     let calc = viable(read_calc(&mut p, &mut n), &mut n);
     let state = AppState {

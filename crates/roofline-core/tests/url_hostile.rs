@@ -3,7 +3,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use roofline_core::state::{AppState, CalcState, DEFAULT_QUESTION, MAX_CHIPS};
-use roofline_core::url::{decode, decode_with, encode, Decoded, MAX_NOTICES};
+use roofline_core::url::{decode, decode_with, encode, Decoded, MAX_NOTICES, MAX_PARAMS};
 use roofline_core::{LevelKind, Shortcut};
 
 const KEYS: [&str; 19] = [
@@ -297,12 +297,38 @@ fn questions_are_checked_against_a_list() {
 
 #[test]
 fn notices_are_capped() {
-    let q: String = (0..500).map(|i| format!("&k{i}=1")).collect();
+    let q: String = (0..200).map(|i| format!("&k{i}=1")).collect();
     let d = decode(&format!("v=1{q}"));
     assert_eq!(d.notices.len(), MAX_NOTICES + 1);
     assert!(d.notices[MAX_NOTICES]
         .message
-        .starts_with("468 more problems"));
+        .starts_with("168 more problems"));
+}
+
+#[test]
+fn only_the_first_params_are_read() {
+    // `v` and 255 unknown keys fill the limit; the chip after them is not read.
+    let q: String = (1..MAX_PARAMS).map(|i| format!("&k{i}=1")).collect();
+    let d = decode(&format!("v=1{q}&chip=h100&chip=b200"));
+    assert_eq!(d.state.calc.chip, "v5e");
+    assert_eq!(d.notices[0].param, "");
+    assert_eq!(
+        d.notices[0].message,
+        format!("the link has more than {MAX_PARAMS} parameters; the last 2 were ignored")
+    );
+    // Within the limit, the chip is read, and no such notice is given.
+    let q: String = (2..MAX_PARAMS).map(|i| format!("&k{i}=1")).collect();
+    let d = decode(&format!("v=1{q}&chip=h100"));
+    assert_eq!(d.state.calc.chip, "h100");
+    assert!(d.notices.iter().all(|n| !n.message.contains("parameters;")));
+    // A huge link is read in one pass over its pairs, and a repeated key
+    // counts its appearances within the limit.
+    let q = "&chip=h100".repeat(200_000);
+    let d = decode(&format!("v=1{q}"));
+    assert_eq!(d.state.calc.chip, "h100");
+    assert!(d.notices.iter().any(
+        |n| n.message == format!("chip is given {} times; using the last one", MAX_PARAMS - 1)
+    ));
 }
 
 #[test]
