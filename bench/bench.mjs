@@ -425,6 +425,7 @@ function flatten(r) {
   // quiz_chunk_gzip: the JSON of builds before the compare chunk.
   f['gzip quiz chunk (B)'] = r.sizes?.chunks_gzip?.quiz ?? r.sizes?.quiz_chunk_gzip;
   f['gzip compare chunk (B)'] = r.sizes?.chunks_gzip?.compare;
+  f['gzip svg chunk (B)'] = r.sizes?.chunks_gzip?.svg;
   f['gzip total (B)'] = r.sizes?.total_gzip;
   f['code main, before wasm-opt (B)'] = r.code?.main?.total;
   f['code quiz, before wasm-opt (B)'] = r.code?.quiz?.total;

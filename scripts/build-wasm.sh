@@ -5,15 +5,17 @@
 # run by hand.
 #
 # Why not Trunk's own Rust pipeline: the page loads the calculator first, and
-# the quiz and the chip comparison only when they are opened
-# (src/components/quiz_loader.rs, compare_panel.rs). The code that only one
-# of them reaches is moved into its own wasm by wasm-split-cli, and
+# the quiz, the chip comparison and the SVG export only when they are used
+# (src/components/quiz_loader.rs, compare_panel.rs, src/svg_export.rs). The
+# code that only one of them reaches is moved into its own wasm by
+# wasm-split-cli, and
 # that has to happen between the link and wasm-bindgen, where Trunk has no
 # step. So this script does what Trunk's pipeline did, plus the split:
 #
 #   cargo build (linked with --emit-relocs, which wasm-split-cli needs)
 #   -> wasm-split-cli: main module + split_quiz.wasm + split_compare.wasm
-#      (+ chunk_<n>.wasm, code both use) + __wasm_split.js (the loader)
+#      + split_svg.wasm (+ chunk_<n>.wasm, code two of them use)
+#      + __wasm_split.js (the loader)
 #   -> wasm-bindgen --target web on the main module (--keep-lld-exports: the
 #      chunks import the main module's memory, table and shared functions)
 #   -> wasm-opt -Oz on each wasm, terser on the JS (release)
@@ -47,13 +49,13 @@ cargo build --target wasm32-unknown-unknown --bin roofline-lab --locked "${profi
 
 rm -rf "$work"
 mkdir -p "$work/split" "$work/pkg"
-say "wasm-split-cli: calculator, quiz and compare chunks"
+say "wasm-split-cli: calculator, quiz, compare and svg chunks"
 wasm-split-cli --out-name roofline-lab \
   "$target_dir/wasm32-unknown-unknown/$profile/roofline-lab.wasm" "$work/split"
 chunks=("$work/split"/split_*.wasm)
 [ -e "${chunks[0]}" ] || { say "no chunk was split off: is the quiz still behind #[wasm_split]?"; exit 1; }
-# Code that two split chunks need and the main module does not goes into a
-# shared chunk_<n>.wasm, which the loader fetches alongside either of them.
+# Code that two split chunks need and the main module does not goes into
+# shared chunk_<n>.wasm files, which the loader fetches alongside either.
 shopt -s nullglob
 chunks+=("$work/split"/chunk_*.wasm)
 shopt -u nullglob

@@ -1,78 +1,42 @@
-//! One plotters backend type for the browser: the canvas or an SVG string.
-//! Drawing through a single type instantiates each chart's drawing code
-//! once instead of once per backend (a large part of the wasm size).
+//! The plotters backend wrapper both chart backends go through: it measures
+//! text with a canvas 2D context's `measureText`.
+//!
+//! The page draws on `Measured<CanvasBackend>` only. SVG export draws on
+//! `Measured<SVGBackend>` in a chunk of its own (`svg_export.rs`), so the
+//! chart code instantiated for SVG stays out of the first load.
 
-use plotters::prelude::IntoDrawingArea;
 use plotters_backend::{
     BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingBackend, DrawingErrorKind,
 };
 use plotters_canvas::CanvasBackend;
-use plotters_svg::SVGBackend;
 
-/// A backend error, as text.
-#[derive(Debug)]
-pub struct BackendError(String);
+/// `B`, except that text is measured on an off-screen canvas.
+pub struct Measured<B>(pub B);
 
-impl std::fmt::Display for BackendError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
+/// A drawing area on the page's canvas backend.
+pub type Area = plotters::drawing::DrawingArea<Measured<CanvasBackend>, plotters::coord::Shift>;
 
-impl std::error::Error for BackendError {}
-
-fn conv<E: std::error::Error + Send + Sync>(
-    e: DrawingErrorKind<E>,
-) -> DrawingErrorKind<BackendError> {
-    match e {
-        DrawingErrorKind::DrawingError(e) => {
-            DrawingErrorKind::DrawingError(BackendError(e.to_string()))
-        }
-        DrawingErrorKind::FontError(e) => DrawingErrorKind::FontError(e),
-    }
-}
-
-/// The canvas or an SVG string.
-pub enum EitherBackend<'a> {
-    /// An HTML canvas.
-    Canvas(CanvasBackend),
-    /// An SVG document written into a string.
-    Svg(SVGBackend<'a>),
-}
-
-macro_rules! delegate {
-    ($self:ident, $b:ident => $e:expr) => {
-        match $self {
-            EitherBackend::Canvas($b) => $e.map_err(conv),
-            EitherBackend::Svg($b) => $e.map_err(conv),
-        }
-    };
-}
-
-impl DrawingBackend for EitherBackend<'_> {
-    type ErrorType = BackendError;
+impl<B: DrawingBackend> DrawingBackend for Measured<B> {
+    type ErrorType = B::ErrorType;
 
     fn get_size(&self) -> (u32, u32) {
-        match self {
-            EitherBackend::Canvas(b) => b.get_size(),
-            EitherBackend::Svg(b) => b.get_size(),
-        }
+        self.0.get_size()
     }
 
-    fn ensure_prepared(&mut self) -> Result<(), DrawingErrorKind<BackendError>> {
-        delegate!(self, b => b.ensure_prepared())
+    fn ensure_prepared(&mut self) -> Result<(), DrawingErrorKind<B::ErrorType>> {
+        self.0.ensure_prepared()
     }
 
-    fn present(&mut self) -> Result<(), DrawingErrorKind<BackendError>> {
-        delegate!(self, b => b.present())
+    fn present(&mut self) -> Result<(), DrawingErrorKind<B::ErrorType>> {
+        self.0.present()
     }
 
     fn draw_pixel(
         &mut self,
         p: BackendCoord,
         c: BackendColor,
-    ) -> Result<(), DrawingErrorKind<BackendError>> {
-        delegate!(self, b => b.draw_pixel(p, c))
+    ) -> Result<(), DrawingErrorKind<B::ErrorType>> {
+        self.0.draw_pixel(p, c)
     }
 
     fn draw_line<S: BackendStyle>(
@@ -80,8 +44,8 @@ impl DrawingBackend for EitherBackend<'_> {
         from: BackendCoord,
         to: BackendCoord,
         style: &S,
-    ) -> Result<(), DrawingErrorKind<BackendError>> {
-        delegate!(self, b => b.draw_line(from, to, style))
+    ) -> Result<(), DrawingErrorKind<B::ErrorType>> {
+        self.0.draw_line(from, to, style)
     }
 
     fn draw_rect<S: BackendStyle>(
@@ -90,16 +54,16 @@ impl DrawingBackend for EitherBackend<'_> {
         br: BackendCoord,
         style: &S,
         fill: bool,
-    ) -> Result<(), DrawingErrorKind<BackendError>> {
-        delegate!(self, b => b.draw_rect(ul, br, style, fill))
+    ) -> Result<(), DrawingErrorKind<B::ErrorType>> {
+        self.0.draw_rect(ul, br, style, fill)
     }
 
     fn draw_path<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
         &mut self,
         path: I,
         style: &S,
-    ) -> Result<(), DrawingErrorKind<BackendError>> {
-        delegate!(self, b => b.draw_path(path, style))
+    ) -> Result<(), DrawingErrorKind<B::ErrorType>> {
+        self.0.draw_path(path, style)
     }
 
     fn draw_circle<S: BackendStyle>(
@@ -108,16 +72,16 @@ impl DrawingBackend for EitherBackend<'_> {
         radius: u32,
         style: &S,
         fill: bool,
-    ) -> Result<(), DrawingErrorKind<BackendError>> {
-        delegate!(self, b => b.draw_circle(center, radius, style, fill))
+    ) -> Result<(), DrawingErrorKind<B::ErrorType>> {
+        self.0.draw_circle(center, radius, style, fill)
     }
 
     fn fill_polygon<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
         &mut self,
         vert: I,
         style: &S,
-    ) -> Result<(), DrawingErrorKind<BackendError>> {
-        delegate!(self, b => b.fill_polygon(vert, style))
+    ) -> Result<(), DrawingErrorKind<B::ErrorType>> {
+        self.0.fill_polygon(vert, style)
     }
 
     fn draw_text<T: BackendTextStyle>(
@@ -125,22 +89,24 @@ impl DrawingBackend for EitherBackend<'_> {
         text: &str,
         style: &T,
         pos: BackendCoord,
-    ) -> Result<(), DrawingErrorKind<BackendError>> {
-        delegate!(self, b => b.draw_text(text, style, pos))
+    ) -> Result<(), DrawingErrorKind<B::ErrorType>> {
+        self.0.draw_text(text, style, pos)
     }
 
     fn estimate_text_size<T: BackendTextStyle>(
         &self,
         text: &str,
         style: &T,
-    ) -> Result<(u32, u32), DrawingErrorKind<BackendError>> {
+    ) -> Result<(u32, u32), DrawingErrorKind<B::ErrorType>> {
         // plotters' web font measures each label with a temporary <span>,
         // forcing a layout of the whole page per label; a 2D context's
-        // measureText gives the width without touching layout.
-        if let Some((w, h)) = measure(text, style) {
-            return Ok((w, h));
+        // measureText gives the width without touching layout. The SVG
+        // export measures the same way, so its labels sit where the
+        // page's do.
+        match measure(text, style) {
+            Some(size) => Ok(size),
+            None => self.0.estimate_text_size(text, style),
         }
-        delegate!(self, b => b.estimate_text_size(text, style))
     }
 
     fn blit_bitmap(
@@ -148,27 +114,9 @@ impl DrawingBackend for EitherBackend<'_> {
         pos: BackendCoord,
         size: (u32, u32),
         src: &[u8],
-    ) -> Result<(), DrawingErrorKind<BackendError>> {
-        delegate!(self, b => b.blit_bitmap(pos, size, src))
+    ) -> Result<(), DrawingErrorKind<B::ErrorType>> {
+        self.0.blit_bitmap(pos, size, src)
     }
-}
-
-/// A drawing area on [`EitherBackend`].
-pub type Area<'a> = plotters::drawing::DrawingArea<EitherBackend<'a>, plotters::coord::Shift>;
-
-/// Renders `draw` into an SVG document of `width` × `height` pixels.
-pub fn to_svg<F>(width: u32, height: u32, draw: F) -> Result<String, String>
-where
-    F: FnOnce(&Area<'_>) -> Result<(), String>,
-{
-    let mut out = String::new();
-    {
-        let root = EitherBackend::Svg(SVGBackend::with_string(&mut out, (width, height)))
-            .into_drawing_area();
-        draw(&root)?;
-        root.present().map_err(|e| e.to_string())?;
-    }
-    Ok(out)
 }
 
 thread_local! {

@@ -4,7 +4,7 @@
 use plotters::prelude::IntoDrawingArea;
 use plotters_canvas::CanvasBackend;
 
-use crate::backend::{Area, EitherBackend};
+use crate::backend::{Area, Measured};
 use roofline_charts::{PlotFrame, Theme};
 use web_sys::HtmlCanvasElement;
 
@@ -60,7 +60,7 @@ pub struct Resized(pub leptos::prelude::RwSignal<u32>);
 /// performance mark `NAME:drawn` (tests and the bench wait on these).
 pub fn draw_on<F>(canvas: &HtmlCanvasElement, name: &str, draw: F) -> Result<PlotFrame, String>
 where
-    F: FnOnce(&Area<'static>, f64) -> Result<PlotFrame, String>,
+    F: FnOnce(&Area, f64) -> Result<PlotFrame, String>,
 {
     let window = web_sys::window().ok_or("no window")?;
     let dpr = window.device_pixel_ratio().clamp(1.0, 4.0);
@@ -73,7 +73,7 @@ where
         canvas.set_height(h);
     }
     let backend = CanvasBackend::with_canvas_object(canvas.clone())
-        .map(EitherBackend::Canvas)
+        .map(Measured)
         .ok_or("this browser gave no 2D drawing context for the chart")?;
     let root = backend.into_drawing_area();
     let frame = draw(&root, dpr)?;

@@ -8,6 +8,7 @@ mod components;
 mod download;
 mod link;
 mod storage;
+mod svg_export;
 
 fn main() {
     console_error_panic_hook::set_once();

@@ -4,12 +4,13 @@
 //               the js, the calculator's wasm);
 //   each chunk  a wasm the page downloads only when it is first needed
 //               (split_quiz.wasm: the quiz; split_compare.wasm: the chip
-//               comparison; see scripts/build-wasm.sh).
+//               comparison; split_svg.wasm: saving a chart as SVG; see
+//               scripts/build-wasm.sh).
 // Fails with the numbers when the first load or a chunk is above its
-// enforced limit in tests/size-budget.json, when the quiz or compare chunk is
-// missing (its code went back into the first load) or a chunk has no limit,
-// and reports the distance to the target. The shared chunk (code both split
-// chunks use) may be absent.
+// enforced limit in tests/size-budget.json, when the quiz, compare or svg
+// chunk is missing (its code went back into the first load) or a chunk has
+// no limit, and reports the distance to the target. The shared chunks (code
+// two split chunks use) may be absent.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

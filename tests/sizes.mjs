@@ -3,7 +3,8 @@
 // file under dist/, raw and gzip (level 9), split into what opening the page
 // downloads and the chunks it downloads only when they are first needed
 // (split_quiz.wasm when the quiz opens, split_compare.wasm when the chip
-// comparison opens; see scripts/build-wasm.sh).
+// comparison opens, split_svg.wasm when a chart is saved as SVG; see
+// scripts/build-wasm.sh).
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -57,5 +58,6 @@ export function when(chunk) {
   if (chunk === null) return 'first load';
   if (chunk === 'quiz') return 'when the quiz opens';
   if (chunk === 'compare') return 'when the comparison opens';
-  return 'with the quiz or the comparison';
+  if (chunk === 'svg') return 'when a chart is saved as SVG';
+  return 'with the chunks that use it';
 }

@@ -2,13 +2,13 @@
 
 use leptos::html::Canvas;
 use leptos::prelude::*;
-use roofline_charts::{batch_csv, draw_batch, BatchChart, Theme};
+use roofline_charts::{batch_csv, draw_batch, BatchChart};
 use roofline_core::calc::{CalcInput, CalcView};
 use roofline_core::input::parse_positive;
 
-use crate::backend::to_svg;
 use crate::canvas::{draw_on, forget_sizes, theme, Resized};
-use crate::download::{data_url, download, save_png, save_svg};
+use crate::download::{data_url, download, save_png};
+use crate::svg_export::{prefetch_svg, save_chart_svg, SvgChart};
 
 /// Attained FLOP/s against the batch dimension for each (D, F) pair, with
 /// controls to add and remove pairs, switch log / linear axes, and export
@@ -112,12 +112,7 @@ pub fn BatchChartView(
     };
     let export_svg = move |_| {
         if let Ok(spec) = spec.get_untracked() {
-            let svg = to_svg(960, 600, |root| {
-                draw_batch(root, &spec, &Theme::light(), 1.0).map(|_| ())
-            });
-            if let Err(e) = save_svg("batch-size.svg", svg) {
-                set_error.set(Some(e));
-            }
+            save_chart_svg(SvgChart::Batch(spec), "batch-size.svg", set_error);
         }
     };
     let export_csv = move |_| {
@@ -181,7 +176,15 @@ pub fn BatchChartView(
                     " Log axes"
                 </label>
                 <button type="button" data-testid="batch-png" on:click=export_png>"Save PNG"</button>
-                <button type="button" data-testid="batch-svg" on:click=export_svg>"Save SVG"</button>
+                <button
+                    type="button"
+                    data-testid="batch-svg"
+                    on:click=export_svg
+                    on:pointerenter=|_| prefetch_svg()
+                    on:focus=|_| prefetch_svg()
+                >
+                    "Save SVG"
+                </button>
                 <button type="button" data-testid="batch-csv" on:click=export_csv>"Save CSV"</button>
             </div>
         </figure>

@@ -2,11 +2,11 @@
 
 use leptos::html::Canvas;
 use leptos::prelude::*;
-use roofline_charts::{draw_roofline, PlotFrame, RooflineChart, Theme};
+use roofline_charts::{draw_roofline, PlotFrame, RooflineChart};
 
-use crate::backend::to_svg;
 use crate::canvas::{draw_on, forget_sizes, theme, Resized};
-use crate::download::{save_png, save_svg};
+use crate::download::save_png;
+use crate::svg_export::{prefetch_svg, save_chart_svg, SvgChart};
 
 /// A log-log roofline chart drawn with plotters on a `<canvas>`; redraws
 /// whenever `spec` changes. Hovering shows the attained throughput under
@@ -60,12 +60,7 @@ pub fn RooflineChartView(
     };
     let export_svg = move |_| {
         if let Ok(spec) = spec.get_untracked() {
-            let svg = to_svg(960, 600, |root| {
-                draw_roofline(root, &spec, &Theme::light(), 1.0).map(|_| ())
-            });
-            if let Err(e) = save_svg("roofline.svg", svg) {
-                set_error.set(Some(e));
-            }
+            save_chart_svg(SvgChart::Roofline(spec), "roofline.svg", set_error);
         }
     };
     view! {
@@ -86,7 +81,15 @@ pub fn RooflineChartView(
             </Show>
             <div class="actions">
                 <button type="button" data-testid="roofline-png" on:click=export_png>"Save PNG"</button>
-                <button type="button" data-testid="roofline-svg" on:click=export_svg>"Save SVG"</button>
+                <button
+                    type="button"
+                    data-testid="roofline-svg"
+                    on:click=export_svg
+                    on:pointerenter=|_| prefetch_svg()
+                    on:focus=|_| prefetch_svg()
+                >
+                    "Save SVG"
+                </button>
             </div>
         </figure>
     }

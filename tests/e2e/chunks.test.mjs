@@ -1,4 +1,4 @@
-// The quiz and the chip comparison are separate wasm chunks
+// The quiz, the chip comparison and the SVG export are separate wasm chunks
 // (scripts/build-wasm.sh): the calculator opens without them, each downloads
 // its chunk when opened (or when the pointer reaches its tab or summary), and
 // a failed download says so without breaking the page.
@@ -15,7 +15,8 @@ serveAndLaunch((s, b) => {
   browser = b;
 });
 
-// split_quiz.wasm, split_compare.wasm, and chunk_<n>.wasm: code both use.
+// split_quiz.wasm, split_compare.wasm, split_svg.wasm, and chunk_<n>.wasm:
+// code two of them use.
 const isChunk = (url) => /\/(split|chunk)_[^/]*\.wasm$/.test(url);
 const of = (chunks, name) => chunks.filter((u) => u.includes(`/split_${name}.wasm`));
 
@@ -161,6 +162,49 @@ test('opening the comparison downloads its chunk once; a failed download says so
     await page.click('.compare summary');
     await page.waitForSelector('[data-testid="compare-table"]');
     assert.equal(of(chunks, 'compare').length, downloads);
+    assert.equal(of(chunks, 'quiz').length, 0, `not the quiz: ${chunks}`);
+    assert.deepEqual(errors, [], 'no uncaught error or panic');
+  } finally {
+    await context.close();
+  }
+});
+
+test('"Save SVG" downloads its chunk once (pointing at the button starts it); a failed download says so next to the chart', async () => {
+  const { context, page, chunks, errors } = await freshPage();
+  let block = true;
+  await page.route(/\/split_svg\.wasm$/, (route) => (block ? route.abort('internetdisconnected') : route.continue()));
+  try {
+    await page.goto(server.url, { waitUntil: 'load' });
+    await waitForDraw(page, 'roofline-canvas');
+    // Offline: the click reports the failure under the chart, and the page
+    // keeps working.
+    await page.click('[data-testid="roofline-svg"]');
+    const alert = page.locator('.chart .error[role="alert"]').first();
+    await alert.waitFor();
+    assert.match(await alert.innerText(), /The SVG export could not be downloaded/);
+    assert.deepEqual(await seriousAxeViolations(page), []);
+    const draws = await waitForDraw(page, 'roofline-canvas');
+    await page.fill('[data-testid="field-size-B"]', '4096');
+    await waitForDraw(page, 'roofline-canvas', draws);
+    // Online: pointing at the other chart's button fetches the chunk before
+    // the click; both charts then save without downloading it again.
+    block = false;
+    const before = of(chunks, 'svg').length;
+    await page.hover('[data-testid="batch-svg"]');
+    await page.waitForTimeout(300);
+    assert.equal(of(chunks, 'svg').length, before + 1, 'hovering fetched the chunk');
+    for (const [id, name, title] of [
+      ['batch-svg', 'batch-size.svg', /Attained throughput/],
+      ['roofline-svg', 'roofline.svg', /Arithmetic intensity \(FLOPs\/byte\)/],
+    ]) {
+      const [dl] = await Promise.all([page.waitForEvent('download'), page.click(`[data-testid="${id}"]`)]);
+      assert.equal(dl.suggestedFilename(), name);
+      const file = await dl.path();
+      const svg = (await import('node:fs')).readFileSync(file, 'utf8');
+      assert.match(svg, /^<svg[\s\S]*<\/svg>\s*$/);
+      assert.match(svg, title);
+    }
+    assert.equal(of(chunks, 'svg').length, before + 1, 'no second download');
     assert.equal(of(chunks, 'quiz').length, 0, `not the quiz: ${chunks}`);
     assert.deepEqual(errors, [], 'no uncaught error or panic');
   } finally {
