@@ -2,6 +2,8 @@
 
 use leptos::html::Canvas;
 use leptos::prelude::*;
+
+use super::choice::choice;
 use roofline_charts::{batch_csv, draw_batch, BatchChart};
 use roofline_core::calc::{CalcInput, CalcView};
 use roofline_core::input::parse_positive;
@@ -163,8 +165,7 @@ pub fn BatchChartView(
                             let (opts, sel) = dims.get();
                             opts.into_iter()
                                 .map(|d| {
-                                    let selected = d == sel;
-                                    view! { <option value=d.clone() selected=selected>{d.clone()}</option> }
+                                    choice(&d, &d, Signal::stored(d == sel))
                                 })
                                 .collect_view()
                         }}

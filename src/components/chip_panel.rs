@@ -1,6 +1,8 @@
 //! The chip: preset selector, grouped TPUs / GPUs, and every number editable.
 
 use leptos::prelude::*;
+
+use super::choice::choice;
 use roofline_core::calc::{CalcInput, CalcView};
 use roofline_core::hardware::{catalogue, preset};
 use roofline_core::state::default_level2;
@@ -28,12 +30,8 @@ pub fn ChipPanel(
             .filter(|c| c.family == family)
             .map(|c| {
                 let id = c.id.clone();
-                let id2 = c.id.clone();
-                view! {
-                    <option value=id selected=move || chip_id.with(|c| *c == id2)>
-                        {c.name.clone()}
-                    </option>
-                }
+                let selected = Signal::derive(move || chip_id.with(|c| *c == id));
+                choice(&c.id, &c.name, selected)
             })
             .collect_view()
     };

@@ -1,6 +1,8 @@
 //! Memory levels to compare (BW1, BW2) and the chip count for the network case.
 
 use leptos::prelude::*;
+
+use super::choice::choice;
 use roofline_core::calc::{CalcInput, CalcView};
 use roofline_core::LevelKind;
 
@@ -33,7 +35,7 @@ pub fn LevelsPanel(
     let options = move |list: Memo<Vec<LevelKind>>, selected: Option<LevelKind>| {
         list.get()
             .into_iter()
-            .map(|k| view! { <option value=k.key() selected=selected == Some(k)>{k.name()}</option> })
+            .map(|k| choice(k.key(), k.name(), Signal::stored(selected == Some(k))))
             .collect_view()
     };
     view! {
@@ -63,7 +65,7 @@ pub fn LevelsPanel(
                         input.update(|i| i.level2 = k)
                     }
                 >
-                    <option value="none" selected=move || level2.get().is_none()>"none"</option>
+                    {choice("none", "none", Signal::derive(move || level2.get().is_none()))}
                     {move || options(levels, level2.get())}
                 </select>
             </label>
@@ -118,8 +120,7 @@ pub fn LevelsPanel(
                         let (opts, sel) = shards.get();
                         opts.into_iter()
                             .map(|d| {
-                                let selected = sel == d;
-                                view! { <option value=d.clone() selected=selected>{d.clone()}</option> }
+                                choice(&d, &d, Signal::stored(sel == d))
                             })
                             .collect_view()
                     }}

@@ -2,6 +2,7 @@
 
 pub mod batch_chart;
 pub mod chip_panel;
+pub mod choice;
 pub mod chunk_view;
 pub mod compare_panel;
 pub mod compare_table;

@@ -1,6 +1,8 @@
 //! The operation: a shortcut or the book's notation, sizes, compute type.
 
 use leptos::prelude::*;
+
+use super::choice::choice;
 use roofline_core::calc::{CalcInput, CalcView};
 use roofline_core::op::Shortcut;
 use roofline_core::DType;
@@ -101,9 +103,7 @@ pub fn OpPanel(
         compute_list
             .get()
             .into_iter()
-            .map(|d| {
-                view! { <option value=d.name() selected=selected == Some(d)>{d.name()}</option> }
-            })
+            .map(|d| choice(d.name(), d.name(), Signal::stored(selected == Some(d))))
             .collect_view()
     };
     view! {
@@ -127,15 +127,16 @@ pub fn OpPanel(
                         }
                     }
                 >
-                    <option value="" selected=move || current_shortcut.get().is_none()>"(your own notation)"</option>
+                    {choice(
+                        "",
+                        "(your own notation)",
+                        Signal::derive(move || current_shortcut.get().is_none()),
+                    )}
                     {Shortcut::ALL
                         .into_iter()
                         .map(|s| {
-                            view! {
-                                <option value=s.key() selected=move || current_shortcut.get() == Some(s.key())>
-                                    {s.label()}
-                                </option>
-                            }
+                            let selected = Signal::derive(move || current_shortcut.get() == Some(s.key()));
+                            choice(s.key(), s.label(), selected)
                         })
                         .collect_view()}
                 </select>
@@ -159,9 +160,7 @@ pub fn OpPanel(
                         input.update(|i| i.compute = v.parse::<DType>().ok())
                     }
                 >
-                    <option value="auto" selected=move || compute.get().is_none()>
-                        "widest input type"
-                    </option>
+                    {choice("auto", "widest input type", Signal::derive(move || compute.get().is_none()))}
                     {compute_options}
                 </select>
                 <span class="field-error" role="status" data-testid="error-compute">
