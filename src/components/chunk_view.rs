@@ -3,6 +3,8 @@
 //! "Try again" if the download fails. The quiz and the chip comparison use it.
 
 use std::future::Future;
+use std::pin::{pin, Pin};
+use std::task::{Context, Poll, Waker};
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -27,10 +29,39 @@ pub fn prefetch<T: 'static>(fetch: impl Future<Output = T> + 'static) {
     });
 }
 
+/// Where a chunk's download stands.
+#[derive(Clone, Copy, PartialEq)]
+enum Download {
+    /// Under way.
+    Running,
+    /// The chunk is in: its view can be built.
+    Done,
+    /// It failed; "Try again" starts another.
+    Failed,
+}
+
+/// Polls `fut` once: its output if it is already done (a chunk that is in),
+/// else `None`. Takes a `dyn` future, so it is compiled once.
+fn poll_once<T>(fut: Pin<&mut dyn Future<Output = T>>) -> Option<T> {
+    match fut.poll(&mut Context::from_waker(Waker::noop())) {
+        Poll::Ready(v) => Some(v),
+        Poll::Pending => None,
+    }
+}
+
 /// Shows what `load` builds once its chunk is in.
+///
+/// A signal, rather than Leptos's `<Suspense>`, follows the download
+/// (`fetch`, which only downloads): `<Suspense>` and its async machinery
+/// were about 5 KB gzip of the first load. The view is built in the render,
+/// under this component's owner, once the chunk is in; the chunk's function
+/// then returns at its first poll.
 #[component]
-pub fn ChunkView<F, Fut>(
-    /// Downloads the chunk (the first time only) and builds the view.
+pub fn ChunkView<P, PF, F, Fut>(
+    /// Downloads the chunk (the `preload` function `#[wasm_split]`
+    /// generates); done at once when the chunk is already in.
+    fetch: P,
+    /// Builds the view (the split function itself).
     load: F,
     /// What is being loaded, for the messages: "the quiz".
     what: &'static str,
@@ -42,10 +73,31 @@ pub fn ChunkView<F, Fut>(
     class: &'static str,
 ) -> impl IntoView
 where
+    P: Fn() -> PF + Copy + Send + Sync + 'static,
+    PF: Future<Output = Result<(), SplitLoaderError>> + 'static,
     F: Fn() -> Fut + Copy + Send + Sync + 'static,
-    Fut: Future<Output = Result<AnyView, ChunkMissing>> + Send + 'static,
+    Fut: Future<Output = Result<AnyView, ChunkMissing>> + 'static,
 {
-    let attempt = RwSignal::new(0u32);
+    let state = RwSignal::new(Download::Running);
+    let start = move || {
+        let mut download: Pin<Box<dyn Future<Output = Result<(), SplitLoaderError>>>> =
+            Box::pin(fetch());
+        let settled = |r: Result<(), SplitLoaderError>| {
+            if r.is_ok() {
+                Download::Done
+            } else {
+                Download::Failed
+            }
+        };
+        match poll_once(download.as_mut()) {
+            Some(r) => state.set(settled(r)),
+            None => {
+                state.set(Download::Running);
+                spawn_local(async move { state.set(settled(download.await)) });
+            }
+        }
+    };
+    start();
     // `class` before the element's own class, when there is one.
     let classes = move |own: &str| {
         if class.is_empty() {
@@ -54,40 +106,34 @@ where
             format!("{class} {own}")
         }
     };
-    let loading = move || {
+    let failed = move || {
         view! {
+            <section class=classes("notices") role="alert" data-testid=format!("{testid}-load-error")>
+                <p>{format!("{} could not be downloaded.", capitalised(what))}</p>
+                <p class="detail">"Check the connection, then try again. The calculator keeps working."</p>
+                <button type="button" on:click=move |_| start()>
+                    "Try again"
+                </button>
+            </section>
+        }
+        .into_any()
+    };
+    move || match state.get() {
+        Download::Running => view! {
             <p class=classes("loading") role="status" data-testid=format!("{testid}-loading")>
                 {format!("Loading {what}…")}
             </p>
         }
-    };
-    view! {
-        <Suspense fallback=loading>
-            {move || {
-                attempt.track();
-                Suspend::new(async move {
-                    match load().await {
-                        Ok(page) => page,
-                        Err(ChunkMissing) => {
-                            view! {
-                                <section
-                                    class=classes("notices")
-                                    role="alert"
-                                    data-testid=format!("{testid}-load-error")
-                                >
-                                    <p>{format!("{} could not be downloaded.", capitalised(what))}</p>
-                                    <p class="detail">"Check the connection, then try again. The calculator keeps working."</p>
-                                    <button type="button" on:click=move |_| attempt.update(|n| *n += 1)>
-                                        "Try again"
-                                    </button>
-                                </section>
-                            }
-                                .into_any()
-                        }
-                    }
-                })
-            }}
-        </Suspense>
+        .into_any(),
+        // Built untracked: only the download's state re-runs this.
+        Download::Done => untrack(|| {
+            let mut build = pin!(load());
+            match poll_once(build.as_mut()) {
+                Some(Ok(page)) => page,
+                _ => failed(),
+            }
+        }),
+        Download::Failed => failed(),
     }
 }
 

@@ -53,7 +53,7 @@ pub fn ComparePanel(
                 "Critical batch: the batch size above which a matmul with every operand in that data type is compute-bound, with B much smaller than D and F (intensity 2B ÷ bytes per element). Choose a chip to load it."
             </p>
             <Show when=move || open.get()>
-                <ChunkView load=move || compare_view(input) what="the table" testid="compare" />
+                <ChunkView fetch=fetch_compare load=move || compare_view(input) what="the table" testid="compare" />
             </Show>
         </details>
     }

@@ -31,5 +31,5 @@ pub fn QuizLoader(
     /// Which question, part and seed (kept in the link).
     quiz: RwSignal<QuizState>,
 ) -> impl IntoView {
-    view! { <ChunkView load=move || quiz_view(quiz) what="the quiz" testid="quiz" class="panel" /> }
+    view! { <ChunkView fetch=fetch_quiz load=move || quiz_view(quiz) what="the quiz" testid="quiz" class="panel" /> }
 }
