@@ -138,6 +138,9 @@ pub fn App() -> impl IntoView {
         })
     });
 
+    // Which page: a memo, so that a click on the current tab rebuilds nothing.
+    let on_calculator = Memo::new(move |_| page.get() == View::Calculator);
+
     view! {
         <LinkBar notices=notices />
         <nav class="tabs" aria-label="Mode">
@@ -161,10 +164,11 @@ pub fn App() -> impl IntoView {
                 "Quiz"
             </button>
         </nav>
-        <Show
-            when=move || page.get() == View::Calculator
-            fallback=move || view! { <main><QuizLoader quiz=quiz /></main> }
-        >
+        {move || {
+            if !on_calculator.get() {
+                return view! { <main><QuizLoader quiz=quiz /></main> }.into_any();
+            }
+            view! {
         <main class="layout">
                 <div class="inputs">
                     <form class="panel" aria-label="Inputs" on:submit=|ev| ev.prevent_default()>
@@ -183,7 +187,9 @@ pub fn App() -> impl IntoView {
                     <ComparePanel input=input />
                 </div>
             </main>
-        </Show>
+            }
+            .into_any()
+        }}
         <footer class="foot">
             <p>
                 "Numbers come from the chapter’s model and each preset’s source (open “Edit the chip’s numbers”). Peaks are dense: sparse figures are shown but never used."

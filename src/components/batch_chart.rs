@@ -1,5 +1,6 @@
 //! The batch-size chart (practice question 3) with its (D, F) pairs.
 
+use crate::components::shown::shown;
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
@@ -132,9 +133,10 @@ pub fn BatchChartView(
                 role="img"
                 aria-label="Batch-size chart: attained FLOP/s against the batch dimension for each pair of sizes, with each crossover marked"
             ></canvas>
-            <Show when=move || error.get().is_some()>
-                <p class="error" role="alert">{move || error.get().unwrap_or_default()}</p>
-            </Show>
+            {shown(
+                Memo::new(move |_| error.with(Option::is_some)),
+                move || view! { <p class="error" role="alert">{move || error.get().unwrap_or_default()}</p> },
+            )}
             <ul class="pairs">{pair_list}</ul>
             <div class="pair-add">
                 <label class="field inline">

@@ -1,5 +1,6 @@
 //! The chip: preset selector, grouped TPUs / GPUs, and every number editable.
 
+use super::shown::shown;
 use leptos::prelude::*;
 
 use super::choice::choice;
@@ -83,7 +84,8 @@ pub fn ChipPanel(
             })
             .collect_view()
     };
-    let edited = move || input.with(|i| !i.peak_edits.is_empty() || !i.bw_edits.is_empty());
+    let edited =
+        Memo::new(move |_| input.with(|i| !i.peak_edits.is_empty() || !i.bw_edits.is_empty()));
     view! {
         <fieldset class="group">
             <legend>"Chip"</legend>
@@ -109,7 +111,7 @@ pub fn ChipPanel(
             <details class="chip-numbers">
                 <summary>
                     "Edit the chip’s numbers"
-                    <Show when=edited>" (edited: a custom chip)"</Show>
+                    {shown(edited, || " (edited: a custom chip)")}
                 </summary>
                 <div class="fields">{fields}</div>
                 <button

@@ -3,6 +3,7 @@
 //! downloaded when the panel is first opened, or when a pointer or the
 //! keyboard reaches its summary.
 
+use super::shown::shown;
 use leptos::prelude::*;
 use leptos::wasm_split::wasm_split;
 use roofline_core::calc::CalcInput;
@@ -52,9 +53,10 @@ pub fn ComparePanel(
             <p class="note">
                 "Critical batch: the batch size above which a matmul with every operand in that data type is compute-bound, with B much smaller than D and F (intensity 2B ÷ bytes per element). Choose a chip to load it."
             </p>
-            <Show when=move || open.get()>
-                <ChunkView fetch=fetch_compare load=move || compare_view(input) what="the table" testid="compare" />
-            </Show>
+            {shown(
+                Memo::new(move |_| open.get()),
+                move || view! { <ChunkView fetch=fetch_compare load=move || compare_view(input) what="the table" testid="compare" /> },
+            )}
         </details>
     }
 }

@@ -1,6 +1,7 @@
 //! The "Copy link" button and the notices about a link that could not be
 //! read in full.
 
+use super::shown::shown;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use roofline_core::url::Notice;
@@ -32,7 +33,9 @@ pub fn LinkBar(
             <button type="button" data-testid="copy-link" on:click=copy>"Copy link"</button>
             <span class="copy-status" role="status" data-testid="copy-status">{status}</span>
         </div>
-        <Show when=move || notices.with(|n| !n.is_empty())>
+        {shown(
+            Memo::new(move |_| notices.with(|n| !n.is_empty())),
+            move || view! {
             <section class="notices" role="alert" data-testid="link-notices" aria-label="Problems with the link">
                 <p>"This link had values that could not be used:"</p>
                 <ul>
@@ -48,6 +51,7 @@ pub fn LinkBar(
                     "Dismiss"
                 </button>
             </section>
-        </Show>
+            },
+        )}
     }
 }

@@ -16,3 +16,4 @@ pub mod quiz_page;
 pub mod quiz_part;
 pub mod results;
 pub mod roofline_chart;
+pub mod shown;

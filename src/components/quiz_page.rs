@@ -1,5 +1,6 @@
 //! The quiz: the chapter's practice questions and more, checked part by part.
 
+use super::shown::shown;
 use leptos::prelude::*;
 use roofline_core::quiz::{ids, next_seed, progress::Progress, question};
 use roofline_core::state::{AppState, CalcState, QuizState, View};
@@ -137,9 +138,10 @@ pub fn QuizPage(
                 >
                     "Reset progress"
                 </button>
-                <Show when=move || storage_note.get().is_some()>
-                    <p class="note" role="status">{move || storage_note.get().unwrap_or_default()}</p>
-                </Show>
+                {shown(
+                    Memo::new(move |_| storage_note.with(Option::is_some)),
+                    move || view! { <p class="note" role="status">{move || storage_note.get().unwrap_or_default()}</p> },
+                )}
             </nav>
             <section class="panel" aria-label="Question">
                 <div class="q-actions">

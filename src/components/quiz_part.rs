@@ -1,5 +1,6 @@
 //! One part of a quiz question: answer, verdict, hint, solution.
 
+use super::shown::shown;
 use leptos::prelude::*;
 use roofline_core::quiz::{AnswerKind, Part, PartState, Verdict};
 
@@ -118,9 +119,10 @@ pub fn QuizPart(
             <p class="prompt">
                 <span class="part-id">{format!("({}) ", part.id)}</span>
                 {part.prompt.clone()}
-                <Show when=move || state.get().solved>
-                    <span class="solved-mark" aria-label="solved">" ✓"</span>
-                </Show>
+                {shown(
+                    Memo::new(move |_| state.with(|s| s.solved)),
+                    || view! { <span class="solved-mark" aria-label="solved">" ✓"</span> },
+                )}
             </p>
             <div class="answer-row">
                 <label class="sr-only" for=input_id>{format!("Answer to part {}", part.id)}</label>

@@ -5,6 +5,7 @@
 //! its own text. Re-creating an element re-sets all of its attributes, and
 //! the canvas draws that follow then pay for the style recalculation.
 
+use super::shown::shown;
 use leptos::prelude::*;
 use roofline_core::calc::CalcView;
 use roofline_core::report::ResultRow;
@@ -83,22 +84,28 @@ pub fn Results(
     view! {
         <section class="panel" aria-labelledby="results-title">
             <h2 id="results-title">"Results"</h2>
-            <Show when=move || stale.get()>
-                <p class="stale" role="status">"A field above is invalid: these are the last valid results."</p>
-            </Show>
-            <Show when=move || regime_key.get().is_some()>
-                <p
-                    class=move || format!("regime regime-{}", regime_key.get().unwrap_or_default())
-                    data-testid="result-regime"
-                    data-value=move || regime_key.get().unwrap_or_default()
-                >
-                    {regime_text}
-                </p>
-            </Show>
+            {shown(
+                Memo::new(move |_| stale.get()),
+                || view! { <p class="stale" role="status">"A field above is invalid: these are the last valid results."</p> },
+            )}
+            {shown(
+                Memo::new(move |_| regime_key.with(Option::is_some)),
+                move || view! {
+                    <p
+                        class=move || format!("regime regime-{}", regime_key.get().unwrap_or_default())
+                        data-testid="result-regime"
+                        data-value=move || regime_key.get().unwrap_or_default()
+                    >
+                        {regime_text}
+                    </p>
+                },
+            )}
             <table class="results">
                 <tbody>{rows_view(results, main_rows)}</tbody>
             </table>
-            <Show when=move || results.with(|v| v.network.is_some())>
+            {shown(
+                Memo::new(move |_| results.with(|v| v.network.is_some())),
+                move || view! {
                 <h3>
                     {network(|n| {
                         format!("Network roofline: {} chips over {}", n.analysis.chips, n.analysis.link)
@@ -109,7 +116,8 @@ pub fn Results(
                     <tbody>{rows_view(results, network_rows)}</tbody>
                 </table>
                 <p class="note">{network(|n| n.assumptions.to_string())}</p>
-            </Show>
+                },
+            )}
         </section>
     }
 }

@@ -1,5 +1,6 @@
 //! The roofline chart on a canvas, with a hover readout and export.
 
+use crate::components::shown::shown;
 use leptos::html::Canvas;
 use leptos::prelude::*;
 use roofline_charts::{draw_roofline, PlotFrame, RooflineChart};
@@ -76,9 +77,10 @@ pub fn RooflineChartView(
                 on:mouseleave=move |_| set_readout.set(String::new())
             ></canvas>
             <p class="readout" data-testid="roofline-readout" aria-live="polite">{readout}</p>
-            <Show when=move || error.get().is_some()>
-                <p class="error" role="alert">{move || error.get().unwrap_or_default()}</p>
-            </Show>
+            {shown(
+                Memo::new(move |_| error.with(Option::is_some)),
+                move || view! { <p class="error" role="alert">{move || error.get().unwrap_or_default()}</p> },
+            )}
             <div class="actions">
                 <button type="button" data-testid="roofline-png" on:click=export_png>"Save PNG"</button>
                 <button
