@@ -211,3 +211,30 @@ test('"Save SVG" downloads its chunk once (pointing at the button starts it); a 
     await context.close();
   }
 });
+
+test('leaving the quiz before its chunk arrives breaks nothing; coming back shows it', async () => {
+  const { context, page, chunks, errors } = await freshPage();
+  let release;
+  const held = new Promise((r) => { release = r; });
+  await page.route(/\/split_quiz\.wasm$/, async (route) => { await held; await route.continue(); });
+  try {
+    await page.goto(server.url, { waitUntil: 'load' });
+    await waitForDraw(page, 'roofline-canvas');
+    await page.click('[data-testid="tab-quiz"]');
+    await page.waitForSelector('[data-testid="quiz-loading"]');
+    // Back to the calculator while the download is held, then let it finish.
+    await page.click('[data-testid="tab-calc"]');
+    const draws = await waitForDraw(page, 'roofline-canvas');
+    release();
+    await page.waitForTimeout(500);
+    await page.fill('[data-testid="field-size-B"]', '2048');
+    await waitForDraw(page, 'roofline-canvas', draws);
+    // The chunk is in: the quiz opens, without a second download.
+    await page.click('[data-testid="tab-quiz"]');
+    await page.waitForSelector('[data-testid="question"]');
+    assert.equal(of(chunks, 'quiz').length, 1, `one download: ${chunks}`);
+    assert.deepEqual(errors, [], 'no uncaught error or panic');
+  } finally {
+    await context.close();
+  }
+});
