@@ -2,7 +2,7 @@
 
 use super::shown::shown;
 use leptos::prelude::*;
-use roofline_core::quiz::{ids, next_seed, progress::Progress, question};
+use roofline_core::quiz::{contents, next_seed, progress::Progress, question};
 use roofline_core::state::{AppState, CalcState, QuizState, View};
 use roofline_core::url::encode;
 
@@ -32,14 +32,12 @@ pub fn QuizPage(
     });
     let list = move || {
         let selected = quiz.with(|q| q.question.clone());
-        ids()
+        // Titles and part counts without building the questions.
+        contents()
             .into_iter()
-            .filter_map(|id| question(id, 0))
-            .map(|q| {
-                let id = q.id.clone();
-                let n = q.parts.len();
-                let done = move || progress.with(|p| p.solved_count(&q.id));
-                let id2 = id.clone();
+            .map(|(id, title, n)| {
+                let done = move || progress.with(|p| p.solved_count(id));
+                let id2 = id.to_string();
                 view! {
                     <li>
                         <button
@@ -51,7 +49,7 @@ pub fn QuizPage(
                                 quiz.set(QuizState { question: id2.clone(), part: 1, seed: 0 })
                             }
                         >
-                            <span class="q-title">{q.title.clone()}</span>
+                            <span class="q-title">{title}</span>
                             <span class="q-progress">{move || format!("{}/{n}", done())}</span>
                         </button>
                     </li>

@@ -650,3 +650,18 @@ fn the_outline_matches_the_bank_for_every_seed() {
     }
     assert_eq!(OUTLINE.to_vec(), roofline_core::quiz::index());
 }
+
+#[test]
+fn the_contents_are_the_built_questions_titles_and_parts() {
+    use roofline_core::quiz::{contents, question};
+    let listed = contents();
+    assert_eq!(listed.len(), 16);
+    for (id, title, parts) in listed {
+        for seed in [0, 1, 7] {
+            let q = question(id, seed).unwrap();
+            assert_eq!(q.title, title, "{id}/{seed}");
+            assert_eq!(q.parts.len() as u32, parts, "{id}/{seed}");
+            assert!(!title.is_empty());
+        }
+    }
+}

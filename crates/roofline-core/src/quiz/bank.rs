@@ -21,24 +21,26 @@ use LevelKind::{Hbm, Ici, NvLink, Pcie, Vmem};
 /// A question builder.
 pub(super) type Builder = fn(&mut Draw) -> Result<Question, CoreError>;
 
-/// Every question, in the chapter's order, then the extras.
-pub(super) const BANK: &[(&str, Builder)] = &[
-    ("ex-dot", ex_dot),
-    ("ex-240", ex_240),
-    ("ex-net", ex_net),
-    ("q1", q1),
-    ("q2", q2),
-    ("q3", q3),
-    ("q4", q4),
-    ("q5", q5),
-    ("x-fp8", x_fp8),
-    ("x-vmem", x_vmem),
-    ("x-pcie", x_pcie),
-    ("x-add", x_add),
-    ("x-small", x_small),
-    ("x-time", x_time),
-    ("x-v6e", x_v6e),
-    ("x-int4", x_int4),
+/// Every question (id, title, builder), in the chapter's order, then the
+/// extras. The titles are here, not in the builders, so that the quiz can
+/// list the questions without building them.
+pub(super) const BANK: &[(&str, &str, Builder)] = &[
+    ("ex-dot", "Intensity of a dot product", ex_dot),
+    ("ex-240", "When a bf16 matmul turns compute-bound", ex_240),
+    ("ex-net", "A matmul split over chips", ex_net),
+    ("q1", "An int8 matmul", q1),
+    ("q2", "int8 weights, bf16 activations", q2),
+    ("q3", "Reading the crossover from the chart", q3),
+    ("q4", "A matrix per example", q4),
+    ("q5", "GPU spec sheets: dense or sparse?", q5),
+    ("x-fp8", "A low-precision matmul", x_fp8),
+    ("x-vmem", "Weights in VMEM", x_vmem),
+    ("x-pcie", "Weights offloaded to the host", x_pcie),
+    ("x-add", "An elementwise add", x_add),
+    ("x-small", "When the approximation fails", x_small),
+    ("x-time", "Times with units", x_time),
+    ("x-v6e", "Newer chips need bigger batches", x_v6e),
+    ("x-int4", "4-bit weights", x_int4),
 ];
 
 /// Where a question's parameters come from: the book (seed 0) or a
@@ -73,21 +75,29 @@ fn fnv(id: &str) -> u64 {
     })
 }
 
-/// Builds question `id` for `seed`: the book's numbers for 0, else a
+/// Builds question `id`, titled `title`, for `seed`: the book's numbers for 0, else a
 /// variant (a few draws are tried until one passes every check; if none
 /// does, the book's numbers).
-pub(super) fn build(id: &str, builder: Builder, seed: u64) -> Option<Question> {
+pub(super) fn build(id: &str, title: &str, builder: Builder, seed: u64) -> Option<Question> {
+    let built = |d: &mut Draw| {
+        builder(d)
+            .map(|mut q| {
+                q.title = title.to_string();
+                q
+            })
+            .and_then(validate)
+    };
     if seed != 0 {
         for attempt in 0u64..32 {
             let mix = SplitMix::new(seed ^ fnv(id) ^ attempt.wrapping_mul(0x9E37_79B9)).next_u64();
             let mut d = Draw::variant(mix);
-            if let Ok(mut q) = builder(&mut d).and_then(validate) {
+            if let Ok(mut q) = built(&mut d) {
                 q.seed = seed;
                 return Some(q);
             }
         }
     }
-    builder(&mut Draw::book()).and_then(validate).ok()
+    built(&mut Draw::book()).ok()
 }
 
 fn invalid(msg: &str) -> CoreError {
@@ -533,9 +543,9 @@ impl Part {
     }
 }
 
+/// A question; [`build`] sets its title from [`BANK`].
 fn question(
     id: &str,
-    title: &str,
     source: &str,
     setup: String,
     parts: Vec<Part>,
@@ -544,7 +554,7 @@ fn question(
     Ok(Question {
         id: id.to_string(),
         seed: 0,
-        title: title.to_string(),
+        title: String::new(),
         source: source.to_string(),
         setup,
         parts,
@@ -669,7 +679,6 @@ fn ex_dot(d: &mut Draw) -> Result<Question, CoreError> {
     ];
     question(
         "ex-dot",
-        "Intensity of a dot product",
         SOURCE_EXAMPLE,
         format!(
             "Take two vectors of N = {} {dt} numbers ({size} each) and compute their dot product, {dt}[N] · {dt}[N] → {dt}[], a single number. It runs on {a_name}.",
@@ -756,7 +765,6 @@ fn ex_240(d: &mut Draw) -> Result<Question, CoreError> {
     ];
     question(
         "ex-240",
-        "When a bf16 matmul turns compute-bound",
         SOURCE_EXAMPLE,
         format!(
             "A bf16 matmul X[B,D] · W[D,F] → Z[B,F] runs on {a_name}: {} of bf16 peak and HBM at {}. B counts the tokens on this chip; D and F are the model's dimensions.{}",
@@ -898,7 +906,6 @@ fn ex_net(d: &mut Draw) -> Result<Question, CoreError> {
     ];
     question(
         "ex-net",
-        "A matmul split over chips",
         SOURCE_EXAMPLE,
         format!(
             "The bf16 matmul bf16[B,D] · bf16[D,F] → bf16[B,F] is split over {n} {name} chips along D. Each chip holds 1/{n} of D (that slice of X's columns and of W's rows), multiplies its slices at {} per chip, and sends its partial [B,F] result, in bf16, over {link} at {} in one direction. Ignore the additions that combine the partial results.",
@@ -1115,7 +1122,6 @@ fn q1(d: &mut Draw) -> Result<Question, CoreError> {
     ];
     question(
         "q1",
-        "An int8 matmul",
         &format!("{SOURCE_PRACTICE} 1"),
         format!(
             "A matmul X[B,D] · Y[D,F] → Z[B,F] runs entirely in int8, one byte per element: inputs, output and math. The chip is {a_name} with an int8 peak of {} and HBM bandwidth of {}.{}",
@@ -1195,7 +1201,6 @@ fn q2(d: &mut Draw) -> Result<Question, CoreError> {
     ];
     question(
         "q2",
-        "int8 weights, bf16 activations",
         &format!("{SOURCE_PRACTICE} 2"),
         format!(
             "Activations and math stay in bf16, but the weights are stored in {w} ({} per element): bf16[B,D] · {w}[D,F] → bf16[B,F]. The chip is {a_name}: {} of bf16 peak, HBM at {}.{}",
@@ -1283,7 +1288,6 @@ fn q3(d: &mut Draw) -> Result<Question, CoreError> {
     ];
     question(
         "q3",
-        "Reading the crossover from the chart",
         &format!("{SOURCE_PRACTICE} 3"),
         format!(
             "Take question 2's matmul, bf16[B,D] · int8[D,F] → bf16[B,F], on {a_name} ({} of bf16 peak, HBM at {}). Plot attained FLOPs/s against B for D = F = {big} and for D = F = {small}, counting every byte rather than using the approximation, and read where each curve reaches the roof.{}",
@@ -1371,7 +1375,6 @@ fn q4(d: &mut Draw) -> Result<Question, CoreError> {
     ];
     question(
         "q4",
-        "A matrix per example",
         &format!("{SOURCE_PRACTICE} 4"),
         format!(
             "Each example in the batch has its own weight matrix: {dt}[B,D] · {dt}[B,D,F] → {dt}[B,F], where example b multiplies its row of X by its own D×F matrix. All operands are {dt} ({}), D = {dd}, F = {ff}, on {a_name}.",
@@ -1469,7 +1472,6 @@ fn q5(d: &mut Draw) -> Result<Question, CoreError> {
     ];
     question(
         "q5",
-        "GPU spec sheets: dense or sparse?",
         &format!("{SOURCE_PRACTICE} 5"),
         format!(
             "NVIDIA's sheet for the {name} lists {} for {dt} tensor-core math, with a footnote: the figure assumes structured sparsity. HBM delivers {}. Take the matmul {dt}[B,D] · {dt}[D,F] → {dt}[B,F] with B much smaller than D = F = {dd}.",
@@ -1571,7 +1573,6 @@ fn x_fp8(d: &mut Draw) -> Result<Question, CoreError> {
     ];
     question(
         "x-fp8",
-        "A low-precision matmul",
         SOURCE_EXTRA,
         format!(
             "A matmul stored and computed entirely in {dt} ({} per element), {dt}[B,D] · {dt}[D,F] → {dt}[B,F], on {a_name}: dense {dt} peak {}, HBM at {}.",
@@ -1666,7 +1667,6 @@ fn x_vmem(d: &mut Draw) -> Result<Question, CoreError> {
     ];
     question(
         "x-vmem",
-        "Weights in VMEM",
         SOURCE_EXTRA,
         format!(
             "On a TPU v5e, weights held in VMEM, the 128 MiB on-chip vector memory, reach the compute units at about {}, {}× the HBM bandwidth of {}. Take the {dt} matmul {dt}[B,D] · {dt}[D,F] → {dt}[B,F] with D = F = {dd}, weights small enough to sit in VMEM. Peak: {}.{}",
@@ -1748,7 +1748,6 @@ fn x_pcie(d: &mut Draw) -> Result<Question, CoreError> {
     ];
     question(
         "x-pcie",
-        "Weights offloaded to the host",
         SOURCE_EXTRA,
         format!(
             "The weights do not fit in HBM, so they live in host memory and stream to {a_name} over PCIe at {} per chip. The chip's bf16 peak is {}. Take the bf16 matmul bf16[B,D] · bf16[D,F] → bf16[B,F] and, to keep it simple, count every operand as crossing PCIe.",
@@ -1825,7 +1824,6 @@ fn x_add(d: &mut Draw) -> Result<Question, CoreError> {
     ];
     question(
         "x-add",
-        "An elementwise add",
         SOURCE_EXTRA,
         format!(
             "Add two fp32 vectors element by element on {a_name}: fp32[N] + fp32[N] → fp32[N]. The vector units run fp32 at {}; HBM delivers {}.",
@@ -1910,7 +1908,6 @@ fn x_small(d: &mut Draw) -> Result<Question, CoreError> {
     ];
     question(
         "x-small",
-        "When the approximation fails",
         SOURCE_EXTRA,
         format!(
             "Take question 2's matmul, bf16[B,D] · int8[D,F] → bf16[B,F], with small matrices: D = {dd}, F = {ff}. The chip is {a_name} ({} of bf16 peak, HBM at {}).",
@@ -2011,7 +2008,6 @@ fn x_time(d: &mut Draw) -> Result<Question, CoreError> {
     ];
     question(
         "x-time",
-        "Times with units",
         SOURCE_EXTRA,
         format!(
             "A bf16 matmul bf16[B,D] · bf16[D,F] → bf16[B,F] with B = {b}, D = {dd}, F = {ff} runs on {a_name}: {} of bf16 peak, HBM at {}. Give times in any unit: s, ms, µs (or us), ns.{}",
@@ -2097,7 +2093,6 @@ fn x_v6e(d: &mut Draw) -> Result<Question, CoreError> {
     ];
     question(
         "x-v6e",
-        "Newer chips need bigger batches",
         SOURCE_EXTRA,
         format!(
             "The {name} has {} of bf16 peak and HBM at {}. The older {ref_name} has {} and {}. Take the bf16 matmul bf16[B,D] · bf16[D,F] → bf16[B,F] with B small next to D and F.{}{}",
@@ -2177,7 +2172,6 @@ fn x_int4(d: &mut Draw) -> Result<Question, CoreError> {
     ];
     question(
         "x-int4",
-        "4-bit weights",
         SOURCE_EXTRA,
         format!(
             "Push the weights down to {w}, half a byte per element, keeping activations and math in bf16: bf16[B,D] · {w}[D,F] → bf16[B,F] on {a_name} ({} of bf16 peak, HBM at {}).{}",
