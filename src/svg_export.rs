@@ -50,16 +50,38 @@ fn svg_document(chart: SvgChart) -> Result<Result<String, String>, ChunkMissing>
 }
 
 /// Starts downloading the svg chunk, so that "Save SVG" has no wait.
-pub fn prefetch_svg() {
+fn prefetch_svg() {
     prefetch(fetch_svg());
 }
 
-/// Saves `chart` as `filename`; a problem goes to `on_error`.
-pub fn save_chart_svg(
-    chart: SvgChart,
+/// A chart's "Save SVG" button (`data-testid` `testid`): saves what `chart`
+/// gives, if anything, as `filename`; a problem goes to `on_error`. A
+/// pointer or the keyboard reaching the button starts the chunk's download.
+pub fn save_svg_button(
+    testid: &'static str,
     filename: &'static str,
+    chart: impl Fn() -> Option<SvgChart> + Send + Sync + 'static,
     on_error: WriteSignal<Option<String>>,
-) {
+) -> impl IntoView {
+    view! {
+        <button
+            type="button"
+            data-testid=testid
+            on:click=move |_| {
+                if let Some(c) = chart() {
+                    save_chart_svg(c, filename, on_error);
+                }
+            }
+            on:pointerenter=|_| prefetch_svg()
+            on:focus=|_| prefetch_svg()
+        >
+            "Save SVG"
+        </button>
+    }
+}
+
+/// Saves `chart` as `filename`; a problem goes to `on_error`.
+fn save_chart_svg(chart: SvgChart, filename: &'static str, on_error: WriteSignal<Option<String>>) {
     spawn_local(async move {
         let saved = match svg_document(chart).await {
             Ok(svg) => save_svg(filename, svg),

@@ -11,7 +11,7 @@ use roofline_core::input::parse_positive;
 
 use crate::canvas::{draw_on, forget_sizes, theme, Resized};
 use crate::download::{data_url, download, save_png};
-use crate::svg_export::{prefetch_svg, save_chart_svg, SvgChart};
+use crate::svg_export::{save_svg_button, SvgChart};
 
 /// Attained FLOP/s against the batch dimension for each (D, F) pair, with
 /// controls to add and remove pairs, switch log / linear axes, and export
@@ -113,11 +113,6 @@ pub fn BatchChartView(
             }
         }
     };
-    let export_svg = move |_| {
-        if let Ok(spec) = spec.get_untracked() {
-            save_chart_svg(SvgChart::Batch(spec), "batch-size.svg", set_error);
-        }
-    };
     let export_csv = move |_| {
         if let Ok(spec) = spec.get_untracked() {
             let _ = download("batch-size.csv", &data_url("text/csv", &batch_csv(&spec)));
@@ -179,15 +174,12 @@ pub fn BatchChartView(
                     " Log axes"
                 </label>
                 <button type="button" data-testid="batch-png" on:click=export_png>"Save PNG"</button>
-                <button
-                    type="button"
-                    data-testid="batch-svg"
-                    on:click=export_svg
-                    on:pointerenter=|_| prefetch_svg()
-                    on:focus=|_| prefetch_svg()
-                >
-                    "Save SVG"
-                </button>
+                {save_svg_button(
+                    "batch-svg",
+                    "batch-size.svg",
+                    move || spec.get_untracked().ok().map(SvgChart::Batch),
+                    set_error,
+                )}
                 <button type="button" data-testid="batch-csv" on:click=export_csv>"Save CSV"</button>
             </div>
         </figure>

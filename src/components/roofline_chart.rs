@@ -7,7 +7,7 @@ use roofline_charts::{draw_roofline, PlotFrame, RooflineChart};
 
 use crate::canvas::{draw_on, forget_sizes, theme, Resized};
 use crate::download::save_png;
-use crate::svg_export::{prefetch_svg, save_chart_svg, SvgChart};
+use crate::svg_export::{save_svg_button, SvgChart};
 
 /// A log-log roofline chart drawn with plotters on a `<canvas>`; redraws
 /// whenever `spec` changes. Hovering shows the attained throughput under
@@ -59,11 +59,6 @@ pub fn RooflineChartView(
             }
         }
     };
-    let export_svg = move |_| {
-        if let Ok(spec) = spec.get_untracked() {
-            save_chart_svg(SvgChart::Roofline(spec), "roofline.svg", set_error);
-        }
-    };
     view! {
         <figure class="chart">
             <figcaption>"Roofline: attained throughput against arithmetic intensity (log-log)"</figcaption>
@@ -83,15 +78,12 @@ pub fn RooflineChartView(
             )}
             <div class="actions">
                 <button type="button" data-testid="roofline-png" on:click=export_png>"Save PNG"</button>
-                <button
-                    type="button"
-                    data-testid="roofline-svg"
-                    on:click=export_svg
-                    on:pointerenter=|_| prefetch_svg()
-                    on:focus=|_| prefetch_svg()
-                >
-                    "Save SVG"
-                </button>
+                {save_svg_button(
+                    "roofline-svg",
+                    "roofline.svg",
+                    move || spec.get_untracked().ok().map(SvgChart::Roofline),
+                    set_error,
+                )}
             </div>
         </figure>
     }

@@ -12,7 +12,7 @@ use roofline_core::{format, CoreError};
 
 use crate::axis::{Axis, TickText};
 use crate::roofline::{
-    check_log_range, draw_legend, err, legend_layout, plot_point, polyline_obstacles,
+    check_log_range, draw_legend, err, framed, legend_layout, plot_point, polyline_obstacles,
     text_style_scaled, Labels, LegendEntry, Rect,
 };
 use crate::{PlotFrame, Theme};
@@ -228,7 +228,6 @@ pub fn draw_batch<DB: DrawingBackend>(
     {
         return Err("the chart has no valid range".to_string());
     }
-    let px = |v: f64| (v * scale).round() as i32;
     let text_style = |size: f64, c: RGBColor| text_style_scaled(size * scale, c);
     let ymin = chart
         .series
@@ -251,15 +250,7 @@ pub fn draw_batch<DB: DrawingBackend>(
         (x, Axis::linear(0.0, yhi, TickText::SciOrZero), 0.0, yhi, 6)
     };
     let x_range = x.range();
-    let mut ctx = ChartBuilder::on(area)
-        .margin_top(px(12.0))
-        .margin_right(px(20.0))
-        .margin_left(px(8.0))
-        .margin_bottom(px(6.0))
-        .x_label_area_size(px(44.0))
-        .y_label_area_size(px(64.0))
-        .build_cartesian_2d(x, y)
-        .map_err(err)?;
+    let mut ctx = framed(area, x, y, scale)?;
     ctx.configure_mesh()
         .x_desc(x_desc)
         .y_desc(y_desc)

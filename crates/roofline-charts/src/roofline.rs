@@ -119,6 +119,26 @@ pub(crate) fn decades(lo: f64, hi: f64) -> Vec<f64> {
     (a..=b).step_by(step).map(|e| 10f64.powi(e)).collect()
 }
 
+/// The plotting area both charts draw in: `x` and `y` on `area`, with the
+/// same margins and label areas (scaled by `scale`).
+pub(crate) fn framed<'a, DB: DrawingBackend>(
+    area: &'a DrawingArea<DB, Shift>,
+    x: Axis,
+    y: Axis,
+    scale: f64,
+) -> Result<ChartContext<'a, DB, Cartesian2d<Axis, Axis>>, String> {
+    let px = |v: f64| (v * scale).round() as i32;
+    ChartBuilder::on(area)
+        .margin_top(px(12.0))
+        .margin_right(px(20.0))
+        .margin_left(px(8.0))
+        .margin_bottom(px(6.0))
+        .x_label_area_size(px(44.0))
+        .y_label_area_size(px(64.0))
+        .build_cartesian_2d(x, y)
+        .map_err(err)
+}
+
 /// Checks a log axis range can be drawn: positive, finite, ordered.
 pub(crate) fn check_log_range(what: &str, lo: f64, hi: f64) -> Result<(), String> {
     if lo.is_finite() && hi.is_finite() && lo > 0.0 && hi > lo && lo >= f64::MIN_POSITIVE {
@@ -459,15 +479,7 @@ pub fn draw_roofline<DB: DrawingBackend>(
     let px = |v: f64| (v * scale).round() as i32;
     let text_style = |size: f64, c: RGBColor| text_style_scaled(size * scale, c);
 
-    let mut ctx = ChartBuilder::on(area)
-        .margin_top(px(12.0))
-        .margin_right(px(20.0))
-        .margin_left(px(8.0))
-        .margin_bottom(px(6.0))
-        .x_label_area_size(px(44.0))
-        .y_label_area_size(px(64.0))
-        .build_cartesian_2d(Axis::log(xlo, xhi), Axis::log(ylo, yhi))
-        .map_err(err)?;
+    let mut ctx = framed(area, Axis::log(xlo, xhi), Axis::log(ylo, yhi), scale)?;
 
     // Regions: bandwidth-bound for every line, for the slower line only,
     // compute-bound for every line; edges exactly at the bends. Opaque,
