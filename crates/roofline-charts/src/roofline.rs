@@ -160,7 +160,9 @@ fn blend(bg: RGBColor, c: RGBColor, alpha: f64) -> RGBColor {
 pub(crate) fn text_style_scaled(size: f64, color: RGBColor) -> TextStyle<'static> {
     TextStyle {
         color: color.to_backend_color(),
-        ..TextStyle::from(("sans-serif", size).into_font())
+        // The family as the enum: plotters reads a family name with
+        // `str::to_lowercase`, which links the Unicode case table (12 KB).
+        ..TextStyle::from((FontFamily::SansSerif, size).into_font())
     }
 }
 
