@@ -18,6 +18,8 @@
 #      + __wasm_split.js (the loader)
 #   -> wasm-bindgen --target web on the main module (--keep-lld-exports: the
 #      chunks import the main module's memory, table and shared functions)
+#   -> scripts/short-names.mjs: short names for the imports and exports
+#      between the main module and its glue (about -5 KB gzip)
 #   -> wasm-opt -Oz on each wasm, terser on the JS (release)
 #   -> copied to <staging>/app-<hash>/, hash of the content (a new build never
 #      reuses a cached file), and index.html pointed at that folder.
@@ -64,6 +66,8 @@ say "wasm-bindgen"
 wasm-bindgen --target web --keep-lld-exports --no-demangle --no-typescript \
   --out-name roofline-lab --out-dir "$work/pkg" "$work/split/roofline-lab.wasm"
 cp "$work/split/__wasm_split.js" "${chunks[@]}" "$work/pkg/"
+say "short import and export names"
+node scripts/short-names.mjs "$work/pkg" roofline-lab
 
 # With names, for the bench's code-by-crate table (bench/wasm-code.mjs).
 mkdir -p "$work/named"
