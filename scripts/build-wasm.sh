@@ -75,8 +75,10 @@ cp "$work/pkg"/*.wasm "$work/named/"
 
 if [ "$profile" = release ]; then
   say "wasm-opt -Oz, terser"
+  # The two custom sections say which tools and wasm features built the
+  # module; a browser does not read them (-0.3 KB gzip per file).
   for f in "$work/pkg"/*.wasm; do
-    wasm-opt -Oz "$f" -o "$f"
+    wasm-opt -Oz --strip-producers --strip-target-features "$f" -o "$f"
   done
   # The JS glue, minified as Trunk minifies its own (about -2.3 KB gzip).
   for f in "$work/pkg"/*.js; do
