@@ -22,7 +22,7 @@ pub fn sig(x: f64, digits: usize) -> String {
 }
 
 fn trim_zeros(s: &str) -> String {
-    if s.contains('.') {
+    if s.as_bytes().contains(&b'.') {
         s.trim_end_matches('0').trim_end_matches('.').to_string()
     } else {
         s.to_string()

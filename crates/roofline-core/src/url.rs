@@ -134,10 +134,15 @@ fn pairs_value(pairs: &[(f64, f64)]) -> String {
 /// `pairs` readable. (A `%` in the text is itself encoded as `%25`, so every
 /// `%3A` or `%2C` in the output came from a `:` or a `,`.)
 fn escape(s: &str) -> String {
+    // The serializer yields each escaped byte as its own `%XX` piece, so the
+    // two are restored piece by piece (no substring search in the wasm).
     form_urlencoded::byte_serialize(s.as_bytes())
-        .collect::<String>()
-        .replace("%3A", ":")
-        .replace("%2C", ",")
+        .map(|piece| match piece {
+            "%3A" => ":",
+            "%2C" => ",",
+            other => other,
+        })
+        .collect()
 }
 
 /// Writes `state` as a query string without the leading `?`: `v=1` first,
@@ -236,12 +241,19 @@ fn shown(s: &str) -> Option<String> {
         .map(|c| if is_invisible(c) { ' ' } else { c })
         .collect();
     let t = clip(t.trim(), ECHO_CHARS);
-    let lower = t.to_ascii_lowercase();
-    if lower.contains("nan") || lower.contains("inf") {
+    if spells_non_finite(&t) {
         None
     } else {
         Some(t)
     }
+}
+
+/// Whether `s` holds "nan" or "inf" in any case: text that would read as a
+/// non-finite number is not echoed.
+fn spells_non_finite(s: &str) -> bool {
+    s.as_bytes()
+        .windows(3)
+        .any(|w| w.eq_ignore_ascii_case(b"nan") || w.eq_ignore_ascii_case(b"inf"))
 }
 
 /// `name = 'value'`, or just `name` when the value cannot be echoed.
@@ -453,7 +465,9 @@ fn query_part(input: &str) -> &str {
     s = s.strip_prefix('#').unwrap_or(s);
     if let Some(i) = s.find('?') {
         let before = &s[..i];
-        if !before.contains('=') && !before.contains('&') {
+        // Bytes, not `str::contains`: its char version links the substring
+        // searcher (for chars beyond ASCII) into the wasm.
+        if !before.bytes().any(|b| b == b'=' || b == b'&') {
             s = &s[i + 1..];
         }
     }
@@ -1059,8 +1073,7 @@ fn read_op(p: &mut Params, n: &mut Notes) -> Operation {
 /// Like [`shown`] for a longer message of the core's own (a parse error,
 /// which echoes at most a few characters of the text).
 fn shown_long(s: &str) -> Option<String> {
-    let lower = s.to_ascii_lowercase();
-    if lower.contains("nan") || lower.contains("inf") {
+    if spells_non_finite(s) {
         None
     } else {
         Some(clip(s, 160))
@@ -1277,6 +1290,24 @@ mod tests {
         ] {
             assert_eq!(number(x), s);
             assert_eq!(s.parse::<f64>().unwrap(), x);
+        }
+    }
+
+    #[test]
+    fn escape_keeps_colons_and_commas_readable() {
+        assert_eq!(escape("a:b,c d"), "a:b,c+d");
+        // A `%` is escaped itself, so an escaped colon in the text stays escaped.
+        assert_eq!(escape("%3A,%2C"), "%253A,%252C");
+        assert_eq!(escape("β→δ"), "%CE%B2%E2%86%92%CE%B4");
+    }
+
+    #[test]
+    fn non_finite_spellings_are_found_in_any_case() {
+        for s in ["NaN", "nan", "-inf", "Infinity", "xINFy", "1e9nAn"] {
+            assert!(spells_non_finite(s), "{s}");
+        }
+        for s in ["", "na n", "in", "4096", "βinδ", "fine"] {
+            assert!(!spells_non_finite(s), "{s}");
         }
     }
 
