@@ -3,6 +3,7 @@
 use super::shown::shown;
 use leptos::prelude::*;
 use roofline_core::quiz::{AnswerKind, Part, PartState, Verdict};
+use roofline_core::small::Join;
 
 /// A part with its answer field (or choices), "Check" and "Show answer".
 /// After a wrong answer the hint shows; after two, or on "Show answer", the
@@ -85,7 +86,7 @@ pub fn QuizPart(
     let kind_note = match &part.kind {
         AnswerKind::Formula { symbols } => format!(
             "A formula in {}; for example 2*B*D or 2BD.",
-            symbols.join(", ")
+            symbols.joined(", ")
         ),
         AnswerKind::Number { .. } => {
             "A number, with a unit where it has one (1.97e14, 197 T, 0.5 ms).".to_string()

@@ -16,6 +16,7 @@ use crate::roofline::{
     text_style_scaled, Labels, LegendEntry, Rect,
 };
 use crate::{PlotFrame, Theme};
+use roofline_core::small::Join;
 
 /// One curve of the batch chart.
 #[derive(Debug, Clone, PartialEq)]
@@ -79,7 +80,7 @@ pub fn batch_for(
                 .iter()
                 .map(|(n, v)| format!("{n} = {}", format::sig(*v, 6)))
                 .collect::<Vec<_>>()
-                .join(", "),
+                .joined(", "),
         };
         let sweep = Sweep::new(&s, dim)?;
         sweeps.push((label, sweep));

@@ -9,6 +9,7 @@ use roofline_core::roofline::attained;
 
 use crate::axis::Axis;
 use crate::Theme;
+use roofline_core::small::Join;
 
 /// One bandwidth line of the chart.
 #[derive(Debug, Clone, PartialEq)]
@@ -720,7 +721,7 @@ impl RooflineChart {
                 format::flops_rate(y)
             ));
         }
-        parts.join(" · ")
+        parts.joined(" · ")
     }
 }
 

@@ -36,6 +36,7 @@
 use crate::error::positive;
 use crate::op::{Linear, Operation, Shortcut, Sizes};
 use crate::roofline;
+use crate::small::Join;
 use crate::{Chip, CoreError, DType, LevelKind};
 
 /// One operation at given sizes on one chip, against one memory level.
@@ -93,7 +94,7 @@ impl Scenario {
             Some(d) => Err(CoreError::Invalid(format!(
                 "small dimension: {} is not in the operation (its dimensions are {})",
                 crate::format::clip(d, 16),
-                self.op.dims().join(", ")
+                self.op.dims().joined(", ")
             ))),
             None if self.op.has_dim("B") => Ok(Some("B".to_string())),
             None => Ok(None),
@@ -408,7 +409,7 @@ pub(crate) fn monomial(coef: f64, dims: &[String], compact: bool) -> String {
     let body = if compact {
         dims.concat()
     } else {
-        dims.join("·")
+        dims.joined("·")
     };
     let inv = 1.0 / coef;
     if coef == 1.0 {
@@ -459,7 +460,7 @@ pub(crate) fn sum_text(terms: &[Term]) -> String {
         .iter()
         .map(Term::compact)
         .collect::<Vec<_>>()
-        .join(" + ")
+        .joined(" + ")
 }
 
 fn approximate(op: &Operation, sizes: &Sizes, small: Option<&str>, flops: f64) -> Option<Approx> {

@@ -13,6 +13,7 @@ use crate::input::parse_positive;
 use crate::network::{network, NetworkAnalysis};
 use crate::op::{Operation, Shortcut, Sizes};
 use crate::report::{self, ResultRow, Step};
+use crate::small::Join;
 use crate::state::{default_batch_dim, default_size, CalcState, ChartScale, MAX_CHIPS};
 use crate::{format, CoreError, DType, LevelKind};
 
@@ -348,7 +349,7 @@ pub fn evaluate(input: &CalcInput) -> CalcView {
                         .iter()
                         .map(|d| d.name())
                         .collect::<Vec<_>>()
-                        .join(", ")
+                        .joined(", ")
                 ));
             }
         }

@@ -25,6 +25,7 @@
 use crate::analysis::{solve, CriticalSize, Regime, Scenario};
 use crate::format::clip;
 use crate::roofline;
+use crate::small::Join;
 use crate::{CoreError, DType, LevelKind};
 
 /// The assumptions of the network roofline, ready to show under a result.
@@ -103,7 +104,7 @@ pub fn network(
         return Err(CoreError::Invalid(format!(
             "shard dimension: {} is not summed over in this operation; pick {}",
             clip(shard_dim, 16),
-            contracted.join(" or ")
+            contracted.joined(" or ")
         )));
     }
     if !link.is_network() {

@@ -56,6 +56,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::format::{clip, plain_number};
+use crate::small::Join;
 use crate::{CoreError, DType};
 
 /// The size of each dimension, by name.
@@ -81,7 +82,7 @@ impl Operand {
 
     /// The operand in the book's notation, such as `bf16[B,D]`.
     pub fn notation(&self) -> String {
-        format!("{}[{}]", self.dtype, self.dims.join(","))
+        format!("{}[{}]", self.dtype, self.dims.joined(","))
     }
 
     /// Whether the operand has dimension `dim`.
@@ -297,7 +298,7 @@ fn reads_as_number(s: &str) -> bool {
 }
 
 fn shape(dims: &[String]) -> String {
-    format!("[{}]", dims.join(","))
+    format!("[{}]", dims.joined(","))
 }
 
 impl Operation {
@@ -498,7 +499,7 @@ impl Operation {
     pub fn notation(&self) -> String {
         let sep = format!(" {} ", self.kind.symbol());
         let ins: Vec<String> = self.inputs.iter().map(Operand::notation).collect();
-        format!("{} -> {}", ins.join(&sep), self.output.notation())
+        format!("{} -> {}", ins.joined(&sep), self.output.notation())
     }
 
     /// Every distinct dimension, in order of first appearance.
@@ -556,7 +557,7 @@ impl Operation {
             return Err(CoreError::Invalid(format!(
                 "dimension {} is not in this operation (its dimensions are {})",
                 clip(dim, 16),
-                self.dims().join(", ")
+                self.dims().joined(", ")
             )));
         }
         self.linear(Some(dim), sizes)

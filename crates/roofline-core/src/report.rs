@@ -12,6 +12,7 @@ use crate::analysis::{
 };
 use crate::format::{self, sci, MISSING};
 use crate::op::{OpKind, Operation, Sizes};
+use crate::small::Join;
 
 /// One result, ready to show.
 #[derive(Debug, Clone, PartialEq)]
@@ -149,8 +150,8 @@ pub fn rows(a: &Analysis, critical: Option<(&str, &CriticalSize)>) -> Vec<Result
             format::intensity(ap.intensity),
             format!(
                 "Keeping only the largest byte terms ({}) and dropping {}: {}.",
-                ap.kept_terms.join(" + "),
-                ap.dropped_terms.join(" + "),
+                ap.kept_terms.joined(" + "),
+                ap.dropped_terms.joined(" + "),
                 ap.formula
             ),
         ),
@@ -284,7 +285,7 @@ fn numbers(t: &Term, sizes: &Sizes) -> String {
     for d in &t.dims {
         parts.push(sizes.get(d).map_or_else(|| d.clone(), |v| size_text(*v)));
     }
-    parts.join(" × ")
+    parts.joined(" × ")
 }
 
 fn sum_dotted(terms: &[Term]) -> String {
@@ -292,7 +293,7 @@ fn sum_dotted(terms: &[Term]) -> String {
         .iter()
         .map(Term::dotted)
         .collect::<Vec<_>>()
-        .join(" + ")
+        .joined(" + ")
 }
 
 fn sum_numbers(terms: &[Term], sizes: &Sizes) -> String {
@@ -300,7 +301,7 @@ fn sum_numbers(terms: &[Term], sizes: &Sizes) -> String {
         .iter()
         .map(|t| numbers(t, sizes))
         .collect::<Vec<_>>()
-        .join(" + ")
+        .joined(" + ")
 }
 
 fn step(
@@ -417,11 +418,11 @@ pub fn derivation(s: &Scenario, a: &Analysis) -> Vec<Step> {
             match &a.small_dim {
                 Some(small) => format!(
                     "Approximate intensity, {small} small: drop {}",
-                    ap.dropped_terms.join(" + ")
+                    ap.dropped_terms.joined(" + ")
                 ),
                 None => format!(
                     "Approximate intensity: drop {}",
-                    ap.dropped_terms.join(" + ")
+                    ap.dropped_terms.joined(" + ")
                 ),
             },
             ap.formula.clone(),

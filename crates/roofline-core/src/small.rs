@@ -12,6 +12,27 @@ pub fn map_of<K: Ord, V>(pairs: impl IntoIterator<Item = (K, V)>) -> SmallMap<K,
     m
 }
 
+/// Joins string slices with a separator, like `[S]::join`, which std
+/// instantiates per item type with a large copy-specialised body (about
+/// 1 KB of wasm each); this is one short loop.
+pub trait Join {
+    /// The items, with `sep` between each two.
+    fn joined(&self, sep: &str) -> String;
+}
+
+impl<S: AsRef<str>> Join for [S] {
+    fn joined(&self, sep: &str) -> String {
+        let mut out = String::new();
+        for (i, item) in self.iter().enumerate() {
+            if i > 0 {
+                out.push_str(sep);
+            }
+            out.push_str(item.as_ref());
+        }
+        out
+    }
+}
+
 /// A stable insertion sort, for the short lists the app sorts.
 pub fn sort_small_by<T>(v: &mut [T], mut cmp: impl FnMut(&T, &T) -> Ordering) {
     for i in 1..v.len() {
@@ -190,9 +211,18 @@ fn pair_refs<K, V>((k, v): &(K, V)) -> (&K, &V) {
 
 #[cfg(test)]
 mod tests {
-    use super::SmallMap;
+    use super::{Join, SmallMap};
     use proptest::prelude::*;
     use std::collections::BTreeMap;
+
+    proptest! {
+        #[test]
+        fn joined_is_std_join(items in proptest::collection::vec(".{0,4}", 0..6), sep in ".{0,3}") {
+            prop_assert_eq!(items.joined(&sep), items.join(sep.as_str()));
+            let strs: Vec<&str> = items.iter().map(String::as_str).collect();
+            prop_assert_eq!(strs.joined(&sep), strs.join(sep.as_str()));
+        }
+    }
 
     proptest! {
         /// Any sequence of inserts and removes leaves the same map, in the

@@ -27,6 +27,7 @@ use std::fmt;
 use crate::format::{clip, sci};
 use crate::hardware::{catalogue, preset, Chip, Family};
 use crate::op::{Operation, Shortcut, Sizes};
+use crate::small::Join;
 use crate::state::{
     default_batch_dim, default_level2, default_sizes, is_question_id, AppState, CalcState,
     ChartScale, QuizState, View, DEFAULT_CHIP, DEFAULT_PAIRS, DEFAULT_QUESTION, DEFAULT_SHORTCUT,
@@ -101,7 +102,7 @@ pub fn op_key(op: &Operation) -> String {
         return sc.key().to_string();
     }
     let ins: Vec<String> = op.inputs.iter().map(|o| o.notation()).collect();
-    format!("{}->{}", ins.join(op.kind.symbol()), op.output.notation())
+    format!("{}->{}", ins.joined(op.kind.symbol()), op.output.notation())
 }
 
 /// Sizes as `B:256,D:4096,F:4096`, in the operation's dimension order
@@ -118,7 +119,7 @@ fn sizes_value(sizes: &Sizes, op: Option<&Operation>) -> String {
         .iter()
         .filter_map(|d| sizes.get(d).map(|v| format!("{d}:{}", number(*v))))
         .collect::<Vec<_>>()
-        .join(",")
+        .joined(",")
 }
 
 fn pairs_value(pairs: &[(f64, f64)]) -> String {
@@ -126,7 +127,7 @@ fn pairs_value(pairs: &[(f64, f64)]) -> String {
         .iter()
         .map(|(a, b)| format!("{}x{}", number(*a), number(*b)))
         .collect::<Vec<_>>()
-        .join(",")
+        .joined(",")
 }
 
 /// Percent-encodes a key or value (form encoding: a space becomes `+`),
@@ -220,7 +221,7 @@ pub fn encode(state: &AppState) -> String {
     out.iter()
         .map(|(k, v)| format!("{}={}", escape(k), escape(v)))
         .collect::<Vec<_>>()
-        .join("&")
+        .joined("&")
 }
 
 // ---------------------------------------------------------------------------
@@ -281,7 +282,7 @@ fn dim_list(dims: &[String]) -> String {
     dims.iter()
         .map(|d| dim_name(d))
         .collect::<Vec<_>>()
-        .join(", ")
+        .joined(", ")
 }
 
 // ---------------------------------------------------------------------------
@@ -1087,7 +1088,7 @@ fn read_sizes(raw: &str, op: &Operation, n: &mut Notes) -> Sizes {
             .iter()
             .map(|(d, v)| format!("{}:{}", dim_name(d), sci(*v)))
             .collect::<Vec<_>>()
-            .join(",")
+            .joined(",")
     };
     let mut got = Sizes::new();
     for item in raw.split(',') {

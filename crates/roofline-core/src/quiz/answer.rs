@@ -30,6 +30,7 @@ use crate::num::parse_f64;
 
 use super::numbers::{Float, Numbers};
 use super::SplitMix;
+use crate::small::Join;
 
 /// The longest answer read; anything longer is refused with a message.
 pub const MAX_ANSWER_CHARS: usize = 200;
@@ -620,7 +621,7 @@ fn symbol_list(symbols: &[String]) -> String {
     match symbols.len() {
         0 => "no symbol".to_string(),
         1 => symbols.concat(),
-        n => format!("{} or {}", symbols[..n - 1].join(", "), symbols[n - 1]),
+        n => format!("{} or {}", symbols[..n - 1].joined(", "), symbols[n - 1]),
     }
 }
 
@@ -1115,7 +1116,7 @@ fn words(s: &str) -> Vec<String> {
 /// number (`1`), or a sentence that names exactly one option's key word.
 pub fn match_choice(options: &[ChoiceOption], answer: &str) -> Result<usize, String> {
     let labels: Vec<String> = options.iter().map(|o| o.label.clone()).collect();
-    let pick = || format!("Pick one of: {}.", labels.join("; "));
+    let pick = || format!("Pick one of: {}.", labels.joined("; "));
     let cleaned = clean(answer);
     let t = cleaned.trim();
     if too_long(t) {

@@ -15,6 +15,7 @@ use super::{
     SOURCE_EXAMPLE, SOURCE_EXTRA, SOURCE_PRACTICE,
 };
 
+use crate::small::Join;
 use DType::{Bf16, Fp32, Fp4, Fp8, Int4, Int8};
 use LevelKind::{Hbm, Ici, NvLink, Pcie, Vmem};
 
@@ -341,7 +342,7 @@ fn approx_text(op: &Operation, a: &Analysis) -> Result<String, CoreError> {
         .approx
         .as_ref()
         .ok_or_else(|| invalid("no approximation"))?;
-    let kept = ap.kept_terms.join(" + ");
+    let kept = ap.kept_terms.joined(" + ");
     if !kept.contains('/') {
         // The core's own text combines like terms: `2N / 4N = 1/2`.
         return Ok(ap.formula.clone());
@@ -734,7 +735,7 @@ fn ex_240(d: &mut Draw) -> Result<Question, CoreError> {
             "The bytes are 2BD + 2DF + 2BF. When B is small, which term is by far the largest? Divide 2BDF by it.".to_string(),
             vec![
                 format!("Exact: {}.", intensity_formula(&calc.operation()?)),
-                format!("Keep only {} (drop {}): {}.", ap.kept_terms.join(" + "), ap.dropped_terms.join(" + "), approx_text(&calc.operation()?, &a)?),
+                format!("Keep only {} (drop {}): {}.", ap.kept_terms.joined(" + "), ap.dropped_terms.joined(" + "), approx_text(&calc.operation()?, &a)?),
             ],
         ),
         Part::number(
@@ -1175,7 +1176,7 @@ fn q2(d: &mut Draw) -> Result<Question, CoreError> {
             approx.clone(),
             Vec::new(),
             "Keep only the largest byte term, the weights'.".to_string(),
-            vec![format!("Keeping {} and dropping {}: {}.", ap.kept_terms.join(" + "), ap.dropped_terms.join(" + "), approx_text(&op, &a)?)],
+            vec![format!("Keeping {} and dropping {}: {}.", ap.kept_terms.joined(" + "), ap.dropped_terms.joined(" + "), approx_text(&op, &a)?)],
         )
         .mistake_formula("B", format!("That is the all-bf16 answer; the weights now take {} per element, so each byte carries more FLOPs.", dtype_size(w))),
         Part::number(
@@ -1340,7 +1341,7 @@ fn q4(d: &mut Draw) -> Result<Question, CoreError> {
             "Count FLOPs and bytes per example: each example brings its own D×F matrix, used only once.".to_string(),
             vec![
                 format!("FLOPs: {} (each example does 2DF).", flops_term(&op).compact()),
-                format!("Bytes: {}; the per-example matrices, {}, dominate.", sum_text(&byte_terms(&op)), ap.kept_terms.join(" + ")),
+                format!("Bytes: {}; the per-example matrices, {}, dominate.", sum_text(&byte_terms(&op)), ap.kept_terms.joined(" + ")),
                 format!("Intensity ≈ {}, about {} at D = {dd}, F = {ff}.", approx_text(&op, &a)?, sig(a.intensity, 4)),
             ],
         )

@@ -43,6 +43,7 @@ use crate::format;
 use crate::op::{Operation, Sizes};
 use crate::{Chip, CoreError, DType, LevelKind};
 
+use crate::small::Join;
 use answer::{compare, factor_text, read_formula, read_number, Comparison, Compiled};
 
 /// A small deterministic generator (splitmix64). Its output for a given
@@ -530,7 +531,7 @@ fn check_formula(
     if read.used.is_empty() && expected_uses_symbols {
         return wrong(&format!(
             "Write the answer as a formula in {}, not as a single number. {}",
-            symbols.join(", "),
+            symbols.joined(", "),
             part.hint
         ));
     }

@@ -7,6 +7,7 @@
 
 use crate::small::SmallMap;
 
+use crate::small::Join;
 use crate::state::is_question_id;
 
 /// The localStorage key. A new format gets a new key.
@@ -59,11 +60,11 @@ impl Progress {
                         .keys()
                         .map(String::as_str)
                         .collect::<Vec<_>>()
-                        .join(",")
+                        .joined(",")
                 )
             })
             .collect::<Vec<_>>()
-            .join(";")
+            .joined(";")
     }
 
     /// Records part `part` of question `question` as solved.
