@@ -7,6 +7,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, VPos};
 
 use roofline_core::analysis::{CriticalSize, Scenario};
+use roofline_core::small::Join;
 use roofline_core::sweep::{lin_space, log_space, Sweep};
 use roofline_core::{format, CoreError};
 
@@ -16,7 +17,6 @@ use crate::roofline::{
     text_style_scaled, Labels, LegendEntry, Rect,
 };
 use crate::{PlotFrame, Theme};
-use roofline_core::small::Join;
 
 /// One curve of the batch chart.
 #[derive(Debug, Clone, PartialEq)]

@@ -6,10 +6,10 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use roofline_core::format;
 use roofline_core::roofline::attained;
+use roofline_core::small::Join;
 
 use crate::axis::Axis;
 use crate::Theme;
-use roofline_core::small::Join;
 
 /// One bandwidth line of the chart.
 #[derive(Debug, Clone, PartialEq)]
