@@ -2,7 +2,8 @@
 # The size floor: builds the three apps in bench/floor/src/bin with the app's
 # release settings (scripts/trunk-release.sh: std built for size, no Debug
 # formatting or panic locations, erase_components; opt-level z, LTO;
-# wasm-bindgen, wasm-opt -Oz from npm binaryen 132, terser on the glue) and
+# wasm-bindgen, short import and export names, wasm-opt -Oz from npm
+# binaryen 132 without the custom sections, terser on the glue) and
 # prints each one's gzip size. The app's first load is these plus
 # everything Roofline Lab itself does. Needs `bash scripts/setup.sh` first
 # (npm tools); usage: bash bench/floor/build.sh
@@ -25,7 +26,8 @@ for app in "${apps[@]}"; do
   rm -rf "$d" && mkdir -p "$d"
   wasm-bindgen --target web --no-typescript --out-name "$app" --out-dir "$d" \
     "$CARGO_TARGET_DIR/wasm32-unknown-unknown/release/$app.wasm"
-  wasm-opt -Oz "$d/${app}_bg.wasm" -o "$d/${app}_bg.wasm"
+  node "$root/scripts/short-names.mjs" "$d" "$app" 2>/dev/null
+  wasm-opt -Oz --strip-producers --strip-target-features "$d/${app}_bg.wasm" -o "$d/${app}_bg.wasm"
   terser "$d/$app.js" --module --compress --mangle --output "$d/$app.js"
   w=$(gz "$d/${app}_bg.wasm")
   j=$(gz "$d/$app.js")
