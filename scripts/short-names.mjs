@@ -103,7 +103,8 @@ function shortName(i, prefix = '') {
   return prefix + s;
 }
 
-const escape = (s) => s.replace(/[$]/g, '\\$');
+/** `s` as a literal inside a regular expression. */
+const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const count = (text, re) => (text.match(re) || []).length;
 
 const wasm = fs.readFileSync(wasmPath);
