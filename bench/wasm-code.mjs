@@ -5,55 +5,14 @@
 // Sizes are before wasm-opt, so they are larger than what ships; the shares
 // are what this is for.
 import fs from 'node:fs';
-
-/** Reads an unsigned LEB128 at `pos`: [value, next position]. */
-function leb(buf, pos) {
-  let value = 0;
-  let shift = 0;
-  for (;;) {
-    const b = buf[pos++];
-    value += (b & 0x7f) * 2 ** shift;
-    if ((b & 0x80) === 0) return [value, pos];
-    shift += 7;
-  }
-}
-
-/** Reads a length-prefixed UTF-8 name at `pos`: [string, next position]. */
-function name(buf, pos) {
-  const [len, p] = leb(buf, pos);
-  return [buf.toString('utf8', p, p + len), p + len];
-}
-
-/** Skips one import's description (kind byte at `pos`), returns the next position. */
-function skipImportDesc(buf, pos) {
-  const kind = buf[pos++];
-  const limits = (p) => {
-    const flags = buf[p++];
-    let q = leb(buf, p)[1];
-    if (flags & 1) q = leb(buf, q)[1];
-    return q;
-  };
-  switch (kind) {
-    case 0: return leb(buf, pos)[1]; // function: type index
-    case 1: return limits(pos + 1); // table: reftype, limits
-    case 2: return limits(pos); // memory: limits
-    case 3: return pos + 2; // global: valtype, mutability
-    case 4: return leb(buf, pos + 1)[1]; // tag: attribute, type index
-    default: throw new Error(`unknown import kind ${kind}`);
-  }
-}
+import { leb, readName as name, sections, skipImportDesc } from '../scripts/wasm-read.mjs';
 
 /** Function body sizes and names of the wasm in `buf`: [{ name, size }]. */
 export function functions(buf) {
-  if (buf.readUInt32LE(0) !== 0x6d736100) throw new Error('not a wasm module');
-  let pos = 8;
   let imported = 0;
   const sizes = [];
   const names = new Map();
-  while (pos < buf.length) {
-    const id = buf[pos];
-    const [size, start] = leb(buf, pos + 1);
-    const end = start + size;
+  for (const { id, start, end } of sections(buf)) {
     if (id === 2) {
       let [count, p] = leb(buf, start);
       for (let i = 0; i < count; i++) {
@@ -90,7 +49,6 @@ export function functions(buf) {
         }
       }
     }
-    pos = end;
   }
   return sizes.map((size, i) => ({ name: names.get(imported + i) ?? '', size }));
 }

@@ -21,6 +21,7 @@
 // where it expects it (a wasm-bindgen upgrade that changed the glue).
 import fs from 'node:fs';
 import path from 'node:path';
+import { leb, readName, sections, skipImportDesc } from './wasm-read.mjs';
 
 const [dir, outName] = process.argv.slice(2);
 if (!dir || !outName) {
@@ -36,18 +37,6 @@ const fail = (msg) => {
   console.error(`short-names: ${msg}`);
   process.exit(1);
 };
-
-/** Reads an unsigned LEB128 at `pos`: [value, next position]. */
-function leb(buf, pos) {
-  let value = 0;
-  let shift = 0;
-  for (;;) {
-    const b = buf[pos++];
-    value += (b & 0x7f) * 2 ** shift;
-    if ((b & 0x80) === 0) return [value, pos];
-    shift += 7;
-  }
-}
 
 /** Encodes `n` as an unsigned LEB128. */
 function uleb(n) {
@@ -67,31 +56,6 @@ const encName = (s) => {
   return Buffer.concat([uleb(b.length), b]);
 };
 
-/** Reads a length-prefixed UTF-8 name at `pos`: [string, next position]. */
-function readName(buf, pos) {
-  const [len, p] = leb(buf, pos);
-  return [buf.toString('utf8', p, p + len), p + len];
-}
-
-/** Skips an import's description (kind byte at `pos`): the next position. */
-function skipImportDesc(buf, pos) {
-  const kind = buf[pos++];
-  const limits = (p) => {
-    const flags = buf[p++];
-    let q = leb(buf, p)[1];
-    if (flags & 1) q = leb(buf, q)[1];
-    return q;
-  };
-  switch (kind) {
-    case 0: return leb(buf, pos)[1];
-    case 1: return limits(pos + 1);
-    case 2: return limits(pos);
-    case 3: return pos + 2;
-    case 4: return leb(buf, pos + 1)[1];
-    default: return fail(`unknown import kind ${kind}`);
-  }
-}
-
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
 /** The i-th short name: a..Z, then ba, bb, ... */
 function shortName(i, prefix = '') {
@@ -110,16 +74,17 @@ const count = (text, re) => (text.match(re) || []).length;
 const wasm = fs.readFileSync(wasmPath);
 let js = fs.readFileSync(jsPath, 'utf8');
 const loader = fs.existsSync(loaderPath) ? fs.readFileSync(loaderPath, 'utf8') : '';
-if (wasm.readUInt32LE(0) !== 0x6d736100) fail(`${wasmPath} is not a wasm module`);
+let parts;
+try {
+  parts = sections(wasm);
+} catch {
+  fail(`${wasmPath} is not a wasm module`);
+}
 
 const imports = new Map();
 const exports = new Map();
 const out = [wasm.subarray(0, 8)];
-let pos = 8;
-while (pos < wasm.length) {
-  const id = wasm[pos];
-  const [size, start] = leb(wasm, pos + 1);
-  const end = start + size;
+for (const { id, pos, start, end } of parts) {
   if (id === 2) {
     let [n, p] = leb(wasm, start);
     const body = [uleb(n)];
@@ -159,7 +124,6 @@ while (pos < wasm.length) {
   } else {
     out.push(wasm.subarray(pos, end));
   }
-  pos = end;
 }
 if (imports.size === 0) fail(`no import from ${glueModule} in ${wasmPath}`);
 

@@ -1,0 +1,58 @@
+// Reading a wasm module's binary format, for the scripts that look inside
+// one: scripts/short-names.mjs (renames imports and exports) and
+// bench/wasm-code.mjs (code size by crate).
+
+/** Reads an unsigned LEB128 at `pos`: [value, next position]. */
+export function leb(buf, pos) {
+  let value = 0;
+  let shift = 0;
+  for (;;) {
+    const b = buf[pos++];
+    value += (b & 0x7f) * 2 ** shift;
+    if ((b & 0x80) === 0) return [value, pos];
+    shift += 7;
+  }
+}
+
+/** Reads a length-prefixed UTF-8 name at `pos`: [string, next position]. */
+export function readName(buf, pos) {
+  const [len, p] = leb(buf, pos);
+  return [buf.toString('utf8', p, p + len), p + len];
+}
+
+/** Skips one import's description (kind byte at `pos`), returns the next position. */
+export function skipImportDesc(buf, pos) {
+  const kind = buf[pos++];
+  const limits = (p) => {
+    const flags = buf[p++];
+    let q = leb(buf, p)[1];
+    if (flags & 1) q = leb(buf, q)[1];
+    return q;
+  };
+  switch (kind) {
+    case 0: return leb(buf, pos)[1]; // function: type index
+    case 1: return limits(pos + 1); // table: reftype, limits
+    case 2: return limits(pos); // memory: limits
+    case 3: return pos + 2; // global: valtype, mutability
+    case 4: return leb(buf, pos + 1)[1]; // tag: attribute, type index
+    default: throw new Error(`unknown import kind ${kind}`);
+  }
+}
+
+/**
+ * The sections of the wasm in `buf`, in order: [{ id, pos, start, end }],
+ * where `pos` is the section's first byte (its id) and `start`..`end` its
+ * contents. Throws if `buf` is not a wasm module.
+ */
+export function sections(buf) {
+  if (buf.length < 8 || buf.readUInt32LE(0) !== 0x6d736100) throw new Error('not a wasm module');
+  const out = [];
+  let pos = 8;
+  while (pos < buf.length) {
+    const id = buf[pos];
+    const [size, start] = leb(buf, pos + 1);
+    out.push({ id, pos, start, end: start + size });
+    pos = start + size;
+  }
+  return out;
+}
