@@ -27,10 +27,10 @@ use evalexpr::{error::EvalexprResultValue, Context, EvalexprError, EvalexprResul
 
 use crate::format::{clip, sig};
 use crate::num::parse_f64;
+use crate::small::Join;
 
 use super::numbers::{Float, Numbers};
 use super::SplitMix;
-use crate::small::Join;
 
 /// The longest answer read; anything longer is refused with a message.
 pub const MAX_ANSWER_CHARS: usize = 200;

@@ -7,6 +7,7 @@
 use crate::analysis::{byte_terms, coef_text, flops_term, sum_text, Analysis, Term};
 use crate::format::{self, sci, sig};
 use crate::op::Operation;
+use crate::small::Join;
 use crate::{analyze, critical_size, network, CoreError, CriticalSize, DType, LevelKind, Regime};
 
 use super::answer::{evaluate_formula, ChoiceOption, Unit};
@@ -15,7 +16,6 @@ use super::{
     SOURCE_EXAMPLE, SOURCE_EXTRA, SOURCE_PRACTICE,
 };
 
-use crate::small::Join;
 use DType::{Bf16, Fp32, Fp4, Fp8, Int4, Int8};
 use LevelKind::{Hbm, Ici, NvLink, Pcie, Vmem};
 

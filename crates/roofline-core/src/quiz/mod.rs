@@ -41,9 +41,9 @@ pub use answer::{
 use crate::analysis::Scenario;
 use crate::format;
 use crate::op::{Operation, Sizes};
+use crate::small::Join;
 use crate::{Chip, CoreError, DType, LevelKind};
 
-use crate::small::Join;
 use answer::{compare, factor_text, read_formula, read_number, Comparison, Compiled};
 
 /// A small deterministic generator (splitmix64). Its output for a given

@@ -5,9 +5,7 @@
 //! that does not fit is skipped, so garbage in storage yields empty or
 //! partial progress, never an error.
 
-use crate::small::SmallMap;
-
-use crate::small::Join;
+use crate::small::{Join, SmallMap};
 use crate::state::is_question_id;
 
 /// The localStorage key. A new format gets a new key.
