@@ -34,6 +34,13 @@ async function freshPage() {
   return { context, page, chunks, errors };
 }
 
+/** The calculator still computes: an edit redraws the roofline. */
+async function stillComputes(page) {
+  const draws = await waitForDraw(page, 'roofline-canvas');
+  await page.fill('[data-testid="field-size-B"]', '4096');
+  await waitForDraw(page, 'roofline-canvas', draws);
+}
+
 test('the calculator opens without the quiz chunk; opening the quiz downloads it once', async () => {
   const { context, page, chunks, errors } = await freshPage();
   try {
@@ -113,9 +120,7 @@ test('a failed quiz download says so, the calculator keeps working, and "Try aga
 
     // The page is alive: the calculator still computes.
     await page.click('[data-testid="tab-calc"]');
-    const draws = await waitForDraw(page, 'roofline-canvas');
-    await page.fill('[data-testid="field-size-B"]', '4096');
-    await waitForDraw(page, 'roofline-canvas', draws);
+    await stillComputes(page);
 
     // Still offline: the quiz tab tries again and says so again.
     await page.click('[data-testid="tab-quiz"]');
@@ -148,9 +153,7 @@ test('opening the comparison downloads its chunk once; a failed download says so
     assert.deepEqual(await seriousAxeViolations(page), []);
     assert.deepEqual(await lowContrastControls(page), []);
     // The calculator still computes.
-    const draws = await waitForDraw(page, 'roofline-canvas');
-    await page.fill('[data-testid="field-size-B"]', '4096');
-    await waitForDraw(page, 'roofline-canvas', draws);
+    await stillComputes(page);
     // Back online: "Try again" brings the table, and choosing a row works.
     block = false;
     await page.locator('[data-testid="compare-load-error"] button').click();
@@ -183,9 +186,7 @@ test('"Save SVG" downloads its chunk once (pointing at the button starts it); a 
     await alert.waitFor();
     assert.match(await alert.innerText(), /The SVG export could not be downloaded/);
     assert.deepEqual(await seriousAxeViolations(page), []);
-    const draws = await waitForDraw(page, 'roofline-canvas');
-    await page.fill('[data-testid="field-size-B"]', '4096');
-    await waitForDraw(page, 'roofline-canvas', draws);
+    await stillComputes(page);
     // Online: pointing at the other chart's button fetches the chunk before
     // the click; both charts then save without downloading it again.
     block = false;
