@@ -12,7 +12,8 @@
 # that has to happen between the link and wasm-bindgen, where Trunk has no
 # step. So this script does what Trunk's pipeline did, plus the split:
 #
-#   cargo build (linked with --emit-relocs, which wasm-split-cli needs)
+#   cargo build (linked with --emit-relocs, which wasm-split-cli needs, by
+#     scripts/link-wasm.sh: rust-lld without wasm-streams' unused exports)
 #   -> wasm-split-cli: main module + split_quiz.wasm + split_compare.wasm
 #      + split_svg.wasm (+ chunk_<n>.wasm, code two of them use)
 #      + __wasm_split.js (the loader)
@@ -46,6 +47,8 @@ flock 9
 profile_flag=()
 [ "$profile" = release ] && profile_flag=(--release)
 export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="${CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS:-} -Clink-arg=--emit-relocs"
+# rust-lld without wasm-streams' unused class exports (see the script).
+export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER="$PWD/scripts/link-wasm.sh"
 say "cargo build ($profile)"
 cargo build --target wasm32-unknown-unknown --bin roofline-lab --locked "${profile_flag[@]}"
 
@@ -65,6 +68,12 @@ shopt -u nullglob
 say "wasm-bindgen"
 wasm-bindgen --target web --keep-lld-exports --no-demangle --no-typescript \
   --out-name roofline-lab --out-dir "$work/pkg" "$work/split/roofline-lab.wasm"
+# link-wasm.sh left wasm-streams' class exports out of the link; a glue that
+# imports one of their constructors would call exports that are not there.
+if grep -q 'new_with_into_underlying' "$work/pkg/roofline-lab.js"; then
+  say "the app now builds a wasm-streams stream: drop the export filter in scripts/link-wasm.sh"
+  exit 1
+fi
 cp "$work/split/__wasm_split.js" "${chunks[@]}" "$work/pkg/"
 say "short import and export names"
 node scripts/short-names.mjs "$work/pkg" roofline-lab

@@ -2,7 +2,7 @@
 # The size floor: builds the three apps in bench/floor/src/bin with the app's
 # release settings (scripts/trunk-release.sh: std built for size, no Debug
 # formatting or panic locations, erase_components; opt-level z, LTO;
-# wasm-bindgen, short import and export names, wasm-opt -Oz from npm
+# linked by scripts/link-wasm.sh without wasm-streams' exports; wasm-bindgen, short import and export names, wasm-opt -Oz from npm
 # binaryen 132 without the custom sections, terser on the glue) and
 # prints each one's gzip size. The app's first load is these plus
 # everything Roofline Lab itself does. Needs `bash scripts/setup.sh` first
@@ -16,6 +16,7 @@ export RUSTC_BOOTSTRAP=1
 export CARGO_UNSTABLE_BUILD_STD=std,panic_abort
 export CARGO_UNSTABLE_BUILD_STD_FEATURES=optimize_for_size
 export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-Zfmt-debug=none -Zlocation-detail=none --cfg erase_components"
+export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER="$root/scripts/link-wasm.sh"
 apps=(hello form chart)
 cargo build --release --target wasm32-unknown-unknown --locked "${apps[@]/#/--bin=}" >&2
 out="$CARGO_TARGET_DIR/out"
