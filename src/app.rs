@@ -1,6 +1,8 @@
 //! The page: the calculator's state, the memos that evaluate it through the
 //! core, and the components laid out.
 
+use std::sync::Arc;
+
 use leptos::prelude::*;
 use roofline_charts::{batch_for, roofline_for_chip, BatchChart, RooflineChart};
 use roofline_core::calc::{evaluate, CalcInput, CalcView};
@@ -40,9 +42,11 @@ pub fn App() -> impl IntoView {
     let notices = RwSignal::new(start_notices);
     let epoch = RwSignal::new(0u32);
 
-    let view = Memo::new(move |_| input.with(evaluate));
+    // Behind an `Arc`: a memo's `get` and the "last valid" fallback below
+    // then copy a pointer, not the whole view (and no clone of it is linked).
+    let view = Memo::new(move |_| Arc::new(input.with(evaluate)));
     // The last evaluation that produced results: shown while a field is invalid.
-    let results = Memo::new(move |prev: Option<&CalcView>| {
+    let results = Memo::new(move |prev: Option<&Arc<CalcView>>| {
         let v = view.get();
         match (v.analysis.is_some(), prev) {
             (false, Some(p)) => p.clone(),

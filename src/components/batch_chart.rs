@@ -1,5 +1,7 @@
 //! The batch-size chart (practice question 3) with its (D, F) pairs.
 
+use std::sync::Arc;
+
 use crate::components::shown::shown;
 use leptos::html::Canvas;
 use leptos::prelude::*;
@@ -27,7 +29,7 @@ pub fn BatchChartView(
     /// The calculator input (this component sets `batch_dim`).
     input: RwSignal<CalcInput>,
     /// The evaluated view (the dimensions to choose from).
-    view: Memo<CalcView>,
+    view: Memo<Arc<CalcView>>,
 ) -> impl IntoView {
     let canvas_ref = NodeRef::<Canvas>::new();
     let (error, set_error) = signal(None::<String>);
@@ -38,18 +40,20 @@ pub fn BatchChartView(
         if let Some(Resized(r)) = resized {
             let _ = r.get();
         }
-        let spec = spec.get();
-        let Some(canvas) = canvas_ref.get() else {
-            return;
-        };
-        let result = spec.and_then(|spec| {
-            let theme = theme();
-            draw_on(&canvas, "batch", |root, dpr| {
-                draw_batch(root, &spec, &theme, dpr)
-            })
-            .map(|_| ())
+        // Drawn from the memo's own value: no copy of the spec per draw.
+        spec.with(|spec| {
+            let Some(canvas) = canvas_ref.get() else {
+                return;
+            };
+            let result = spec.as_ref().map_err(Clone::clone).and_then(|spec| {
+                let theme = theme();
+                draw_on(&canvas, "batch", |root, dpr| {
+                    draw_batch(root, spec, &theme, dpr)
+                })
+                .map(|_| ())
+            });
+            set_error.set(result.err());
         });
-        set_error.set(result.err());
     });
     let (new_d, set_new_d) = signal("2048".to_string());
     let (new_f, set_new_f) = signal("2048".to_string());

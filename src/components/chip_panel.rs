@@ -1,5 +1,7 @@
 //! The chip: preset selector, grouped TPUs / GPUs, and every number editable.
 
+use std::sync::Arc;
+
 use super::shown::shown;
 use leptos::prelude::*;
 
@@ -18,7 +20,7 @@ pub fn ChipPanel(
     /// The user's input; this panel edits `chip`, `peak_edits`, `bw_edits`.
     input: RwSignal<CalcInput>,
     /// The evaluated view (fields, errors, sources).
-    view: Memo<CalcView>,
+    view: Memo<Arc<CalcView>>,
     /// Bumped when the whole input is replaced (a link, back / forward):
     /// text fields are then re-created with the new values.
     epoch: RwSignal<u32>,

@@ -1,11 +1,13 @@
 //! The derivation: the chapter's formulas with the user's numbers.
 
+use std::sync::Arc;
+
 use leptos::prelude::*;
 use roofline_core::calc::CalcView;
 use roofline_core::report::Step;
 
 /// One part of step `i`, or empty while there is no such step.
-fn part(results: Memo<CalcView>, i: usize, f: fn(&Step) -> String) -> impl Fn() -> String {
+fn part(results: Memo<Arc<CalcView>>, i: usize, f: fn(&Step) -> String) -> impl Fn() -> String {
     move || results.with(|v| v.derivation.get(i).map(f).unwrap_or_default())
 }
 
@@ -13,7 +15,7 @@ fn part(results: Memo<CalcView>, i: usize, f: fn(&Step) -> String) -> impl Fn() 
 #[component]
 pub fn Derivation(
     /// The last valid evaluation.
-    results: Memo<CalcView>,
+    results: Memo<Arc<CalcView>>,
 ) -> impl IntoView {
     // The steps are re-created only when their number changes; an edit
     // updates the text inside them (see results.rs for why).

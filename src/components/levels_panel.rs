@@ -1,5 +1,7 @@
 //! Memory levels to compare (BW1, BW2) and the chip count for the network case.
 
+use std::sync::Arc;
+
 use leptos::prelude::*;
 
 use super::choice::choice;
@@ -12,7 +14,7 @@ pub fn LevelsPanel(
     /// The user's input; this panel edits `level1`, `level2`, `chips`, `link`.
     input: RwSignal<CalcInput>,
     /// The evaluated view (which levels and links the chip has).
-    view: Memo<CalcView>,
+    view: Memo<Arc<CalcView>>,
     /// Bumped when the whole input is replaced (a link, back / forward):
     /// text fields are then re-created with the new values.
     epoch: RwSignal<u32>,

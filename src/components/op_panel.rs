@@ -1,5 +1,7 @@
 //! The operation: a shortcut or the book's notation, sizes, compute type.
 
+use std::sync::Arc;
+
 use leptos::prelude::*;
 
 use super::choice::choice;
@@ -16,7 +18,7 @@ pub fn OpPanel(
     /// The user's input; this panel edits `op_text`, `size_edits`, `compute`.
     input: RwSignal<CalcInput>,
     /// The evaluated view.
-    view: Memo<CalcView>,
+    view: Memo<Arc<CalcView>>,
     /// Bumped when the whole input is replaced (a link, back / forward):
     /// text fields are then re-created with the new values.
     epoch: RwSignal<u32>,

@@ -5,6 +5,8 @@
 //! its own text. Re-creating an element re-sets all of its attributes, and
 //! the canvas draws that follow then pay for the style recalculation.
 
+use std::sync::Arc;
+
 use super::shown::shown;
 use leptos::prelude::*;
 use roofline_core::calc::CalcView;
@@ -23,7 +25,7 @@ fn network_rows(v: &CalcView) -> &[ResultRow] {
 
 /// One cell's text: `part` of the row `key`, or empty while it is missing.
 fn cell(
-    results: Memo<CalcView>,
+    results: Memo<Arc<CalcView>>,
     pick: Pick,
     key: &'static str,
     part: fn(&ResultRow) -> String,
@@ -39,7 +41,7 @@ fn cell(
     }
 }
 
-fn row_view(results: Memo<CalcView>, pick: Pick, key: &'static str) -> impl IntoView {
+fn row_view(results: Memo<Arc<CalcView>>, pick: Pick, key: &'static str) -> impl IntoView {
     let value = cell(results, pick, key, |r| {
         r.value.map(|v| v.to_string()).unwrap_or_default()
     });
@@ -55,7 +57,7 @@ fn row_view(results: Memo<CalcView>, pick: Pick, key: &'static str) -> impl Into
 }
 
 /// The rows of `pick`, re-created only when the set of rows changes.
-fn rows_view(results: Memo<CalcView>, pick: Pick) -> impl IntoView {
+fn rows_view(results: Memo<Arc<CalcView>>, pick: Pick) -> impl IntoView {
     let keys =
         Memo::new(move |_| results.with(|v| pick(v).iter().map(|r| r.key).collect::<Vec<_>>()));
     move || {
@@ -71,7 +73,7 @@ fn rows_view(results: Memo<CalcView>, pick: Pick) -> impl IntoView {
 #[component]
 pub fn Results(
     /// The last valid evaluation (kept while a field is invalid).
-    results: Memo<CalcView>,
+    results: Memo<Arc<CalcView>>,
     /// Whether the current input is invalid (results are then stale).
     #[prop(into)]
     stale: Signal<bool>,

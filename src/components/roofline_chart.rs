@@ -28,21 +28,23 @@ pub fn RooflineChartView(
         if let Some(Resized(r)) = resized {
             let _ = r.get();
         }
-        let spec = spec.get();
-        let Some(canvas) = canvas_ref.get() else {
-            return;
-        };
-        let result = spec.and_then(|spec| {
-            let theme = theme();
-            let mut dpr_used = 1.0;
-            let f = draw_on(&canvas, "roofline", |root, dpr| {
-                dpr_used = dpr;
-                draw_roofline(root, &spec, &theme, dpr)
-            })?;
-            frame.set_value(Some((f, dpr_used)));
-            Ok(())
+        // Drawn from the memo's own value: no copy of the spec per draw.
+        spec.with(|spec| {
+            let Some(canvas) = canvas_ref.get() else {
+                return;
+            };
+            let result = spec.as_ref().map_err(Clone::clone).and_then(|spec| {
+                let theme = theme();
+                let mut dpr_used = 1.0;
+                let f = draw_on(&canvas, "roofline", |root, dpr| {
+                    dpr_used = dpr;
+                    draw_roofline(root, spec, &theme, dpr)
+                })?;
+                frame.set_value(Some((f, dpr_used)));
+                Ok(())
+            });
+            set_error.set(result.err());
         });
-        set_error.set(result.err());
     });
     let on_move = move |ev: leptos::ev::MouseEvent| {
         let text = frame
