@@ -11,5 +11,12 @@ where
     V: IntoView + 'static,
     F: Fn() -> V + Send + Sync + 'static,
 {
+    shown_any(when, Box::new(move || view().into_any()))
+}
+
+/// The one body behind every [`shown`]: the view is boxed and erased, so
+/// Leptos compiles the conditional's rendering once, not once per view
+/// type.
+fn shown_any(when: Memo<bool>, view: Box<dyn Fn() -> AnyView + Send + Sync>) -> impl IntoView {
     move || when.get().then(&view)
 }
