@@ -93,12 +93,8 @@ pub fn App() -> impl IntoView {
         link::write_query_after_paint(q, push);
     });
     // Charts redraw at their new size after a resize.
-    let resized = RwSignal::new(0u32);
-    provide_context(canvas::Resized(resized));
-    let _ = leptos::prelude::window_event_listener(leptos::ev::resize, move |_| {
-        canvas::forget_sizes();
-        resized.update(|n| *n += 1);
-    });
+    let _ =
+        leptos::prelude::window_event_listener(leptos::ev::resize, |_| canvas::window_resized());
     // Back / forward: load the state of that entry.
     let _ = leptos::prelude::window_event_listener(leptos::ev::popstate, move |_| {
         // A write still waiting belongs to the entry just left.

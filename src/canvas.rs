@@ -1,6 +1,7 @@
 //! Drawing a chart on an HTML canvas: backing-store sizing for sharp lines on
 //! HiDPI screens, the colour scheme, and the draw counter tests wait for.
 
+use leptos::prelude::{ArcTrigger, Notify, Track};
 use plotters::prelude::IntoDrawingArea;
 use plotters_canvas::CanvasBackend;
 
@@ -49,10 +50,24 @@ pub fn forget_sizes() {
     SIZES.with(|s| s.borrow_mut().clear());
 }
 
-/// Counts window resizes, so charts redraw at their new size. Provided as
-/// context by the app; charts track it.
-#[derive(Clone, Copy)]
-pub struct Resized(pub leptos::prelude::RwSignal<u32>);
+thread_local! {
+    /// Notified on each window resize. A trigger in a thread-local rather
+    /// than a context: nothing else is context, and Leptos's context map
+    /// (a hash map by type) was 1.4 KB gzip of the first load for this.
+    static RESIZED: ArcTrigger = ArcTrigger::new();
+}
+
+/// Makes the running effect (a chart's draw) run again after the next
+/// window resize, so the chart is redrawn at its new size.
+pub fn track_resizes() {
+    RESIZED.with(Track::track);
+}
+
+/// The window was resized: forgets the charts' sizes and redraws them.
+pub fn window_resized() {
+    forget_sizes();
+    RESIZED.with(Notify::notify);
+}
 
 /// Sizes `canvas`'s backing store to its CSS size × devicePixelRatio, then
 /// runs `draw` on a plotters canvas backend with that ratio as the scale.

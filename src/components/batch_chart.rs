@@ -11,7 +11,7 @@ use roofline_charts::{batch_csv, draw_batch, BatchChart};
 use roofline_core::calc::{CalcInput, CalcView};
 use roofline_core::input::parse_positive;
 
-use crate::canvas::{draw_on, forget_sizes, theme, Resized};
+use crate::canvas::{draw_on, forget_sizes, theme, track_resizes};
 use crate::download::{data_url, download, save_png};
 use crate::svg_export::{save_svg_button, SvgChart};
 
@@ -33,13 +33,10 @@ pub fn BatchChartView(
 ) -> impl IntoView {
     let canvas_ref = NodeRef::<Canvas>::new();
     let (error, set_error) = signal(None::<String>);
-    let resized = use_context::<Resized>();
     // A chart mounted again (page switch) reads its size afresh.
     forget_sizes();
     Effect::new(move |_| {
-        if let Some(Resized(r)) = resized {
-            let _ = r.get();
-        }
+        track_resizes();
         // Drawn from the memo's own value: no copy of the spec per draw.
         spec.with(|spec| {
             let Some(canvas) = canvas_ref.get() else {

@@ -5,7 +5,7 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 use roofline_charts::{draw_roofline, PlotFrame, RooflineChart};
 
-use crate::canvas::{draw_on, forget_sizes, theme, Resized};
+use crate::canvas::{draw_on, forget_sizes, theme, track_resizes};
 use crate::download::save_png;
 use crate::svg_export::{save_svg_button, SvgChart};
 
@@ -21,13 +21,10 @@ pub fn RooflineChartView(
     let (error, set_error) = signal(None::<String>);
     let frame = StoredValue::new(None::<(PlotFrame, f64)>);
     let (readout, set_readout) = signal(String::new());
-    let resized = use_context::<Resized>();
     // A chart mounted again (page switch) reads its size afresh.
     forget_sizes();
     Effect::new(move |_| {
-        if let Some(Resized(r)) = resized {
-            let _ = r.get();
-        }
+        track_resizes();
         // Drawn from the memo's own value: no copy of the spec per draw.
         spec.with(|spec| {
             let Some(canvas) = canvas_ref.get() else {
