@@ -7,10 +7,13 @@
 import fs from 'node:fs';
 import { leb, readName as name, sections, skipImportDesc } from '../scripts/wasm-read.mjs';
 
-/** Function body sizes and names of the wasm in `buf`: [{ name, size }]. */
+/**
+ * Function bodies of the wasm in `buf`, in code order: [{ name, size, start }]
+ * (`start`: the body's offset in `buf`, after its size).
+ */
 export function functions(buf) {
   let imported = 0;
-  const sizes = [];
+  const bodies = [];
   const names = new Map();
   for (const { id, start, end } of sections(buf)) {
     if (id === 2) {
@@ -25,7 +28,7 @@ export function functions(buf) {
       let [count, p] = leb(buf, start);
       for (let i = 0; i < count; i++) {
         const [len, q] = leb(buf, p);
-        sizes.push(len);
+        bodies.push({ size: len, start: q });
         p = q + len;
       }
     } else if (id === 0) {
@@ -50,7 +53,7 @@ export function functions(buf) {
       }
     }
   }
-  return sizes.map((size, i) => ({ name: names.get(imported + i) ?? '', size }));
+  return bodies.map((b, i) => ({ name: names.get(imported + i) ?? '', ...b }));
 }
 
 /**
