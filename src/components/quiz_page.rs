@@ -1,5 +1,7 @@
 //! The quiz: the chapter's practice questions and more, checked part by part.
 
+use std::sync::Arc;
+
 use super::shown::shown;
 use leptos::prelude::*;
 use roofline_core::quiz::{contents, next_seed, progress::Progress, question};
@@ -26,9 +28,12 @@ pub fn QuizPage(
     // Only a new question or seed re-creates the parts (not the focused part).
     let key = Memo::new(move |_| quiz.with(|q| (q.question.clone(), q.seed)));
     let generation = RwSignal::new(0u32);
+    // Behind an `Arc`: the parts read the question without copying it.
     let current = Memo::new(move |_| {
         let (id, seed) = key.get();
-        question(&id, seed).or_else(|| question("q1", 0))
+        question(&id, seed)
+            .or_else(|| question("q1", 0))
+            .map(Arc::new)
     });
     let list = move || {
         let selected = quiz.with(|q| q.question.clone());
