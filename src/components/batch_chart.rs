@@ -115,9 +115,11 @@ pub fn BatchChartView(
         }
     };
     let export_csv = move |_| {
-        if let Ok(spec) = spec.get_untracked() {
-            let _ = download("batch-size.csv", &data_url("text/csv", &batch_csv(&spec)));
-        }
+        spec.with_untracked(|spec| {
+            if let Ok(spec) = spec {
+                let _ = download("batch-size.csv", &data_url("text/csv", &batch_csv(spec)));
+            }
+        });
     };
     view! {
         <figure class="chart">
@@ -178,7 +180,7 @@ pub fn BatchChartView(
                 {save_svg_button(
                     "batch-svg",
                     "batch-size.svg",
-                    move || spec.get_untracked().ok().map(SvgChart::Batch),
+                    move || spec.with_untracked(|s| s.as_ref().ok().cloned().map(SvgChart::Batch)),
                     set_error,
                 )}
                 <button type="button" data-testid="batch-csv" on:click=export_csv>"Save CSV"</button>

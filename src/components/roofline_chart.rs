@@ -80,7 +80,7 @@ pub fn RooflineChartView(
                 {save_svg_button(
                     "roofline-svg",
                     "roofline.svg",
-                    move || spec.get_untracked().ok().map(SvgChart::Roofline),
+                    move || spec.with_untracked(|s| s.as_ref().ok().cloned().map(SvgChart::Roofline)),
                     set_error,
                 )}
             </div>
