@@ -54,7 +54,7 @@ pub fn ChipPanel(
                 let id = f.id.clone();
                 let id_note = id.clone();
                 let id_err = id.clone();
-                let note = Signal::derive(move || {
+                let note = Memo::new(move |_| {
                     view.with(|v| {
                         v.chip_fields
                             .iter()
@@ -63,7 +63,7 @@ pub fn ChipPanel(
                             .unwrap_or_default()
                     })
                 });
-                let error = Signal::derive(move || {
+                let error = Memo::new(move |_| {
                     view.with(|v| {
                         v.chip_fields
                             .iter()

@@ -14,11 +14,9 @@ pub fn TextField(
     /// Initial text.
     initial: String,
     /// A line under the field (unit or source).
-    #[prop(into)]
-    note: Signal<String>,
+    note: Memo<String>,
     /// The current error, if any.
-    #[prop(into)]
-    error: Signal<Option<String>>,
+    error: Memo<Option<String>>,
     /// Called with the text after every keystroke.
     on_input: Callback<String>,
 ) -> impl IntoView {
@@ -34,7 +32,7 @@ pub fn TextField(
                 autocomplete="off"
                 data-testid=format!("field-{id}")
                 prop:value=initial
-                aria-invalid=move || if error.get().is_some() { "true" } else { "false" }
+                aria-invalid=move || if error.with(Option::is_some) { "true" } else { "false" }
                 aria-describedby=err_id2
                 on:input=move |ev| on_input.run(event_target_value(&ev))
             />

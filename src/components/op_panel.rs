@@ -77,7 +77,7 @@ pub fn OpPanel(
                         .unwrap_or_default()
                 });
                 let id_err = id.clone();
-                let error = Signal::derive(move || {
+                let error = Memo::new(move |_| {
                     view.with(|v| {
                         v.size_fields
                             .iter()
@@ -92,7 +92,7 @@ pub fn OpPanel(
                     })
                 });
                 view! {
-                    <TextField id=id label=dim.clone() initial=initial note=Signal::derive(String::new) error=error on_input=on_input />
+                    <TextField id=id label=dim.clone() initial=initial note=Memo::new(|_| String::new()) error=error on_input=on_input />
                 }
             })
             .collect_view()
