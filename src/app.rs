@@ -53,7 +53,7 @@ pub fn App() -> impl IntoView {
             _ => v,
         }
     });
-    let stale = Signal::derive(move || view.with(|v| v.analysis.is_none()));
+    let stale = Memo::new(move |_| view.with(|v| v.analysis.is_none()));
 
     // The state of what is on screen (the last valid calculator state).
     let app_state = Memo::new(move |prev: Option<&AppState>| {

@@ -6,7 +6,7 @@ use crate::components::shown::shown;
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
-use super::choice::choice;
+use super::choice::{choice, fixed};
 use roofline_charts::{batch_csv, draw_batch, BatchChart};
 use roofline_core::calc::{CalcInput, CalcView};
 use roofline_core::input::parse_positive;
@@ -165,7 +165,7 @@ pub fn BatchChartView(
                             let (opts, sel) = dims.get();
                             opts.into_iter()
                                 .map(|d| {
-                                    choice(&d, &d, Signal::stored(d == sel))
+                                    choice(&d, &d, fixed(d == sel))
                                 })
                                 .collect_view()
                         }}

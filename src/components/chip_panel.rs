@@ -33,7 +33,7 @@ pub fn ChipPanel(
             .filter(|c| c.family == family)
             .map(|c| {
                 let id = c.id.clone();
-                let selected = Signal::derive(move || chip_id.with(|c| *c == id));
+                let selected = Memo::new(move |_| chip_id.with(|c| *c == id));
                 choice(&c.id, &c.name, selected)
             })
             .collect_view()

@@ -5,7 +5,13 @@
 use leptos::prelude::*;
 
 /// An `<option>` with `value`, showing `label`, selected while `selected`
-/// is true (the lists' own memos decide it).
-pub fn choice(value: &str, label: &str, selected: Signal<bool>) -> impl IntoView {
+/// is true (the lists' own memos decide it). A memo even where the value
+/// is fixed: with memos everywhere, Leptos's `Signal` code is not linked.
+pub fn choice(value: &str, label: &str, selected: Memo<bool>) -> impl IntoView {
     view! { <option value=value.to_string() selected=selected>{label.to_string()}</option> }
+}
+
+/// A `selected` that never changes (its list is rebuilt when it would).
+pub fn fixed(selected: bool) -> Memo<bool> {
+    Memo::new(move |_| selected)
 }

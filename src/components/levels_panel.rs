@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
-use super::choice::choice;
+use super::choice::{choice, fixed};
 use roofline_core::calc::{CalcInput, CalcView};
 use roofline_core::LevelKind;
 
@@ -37,7 +37,7 @@ pub fn LevelsPanel(
     let options = move |list: Memo<Vec<LevelKind>>, selected: Option<LevelKind>| {
         list.get()
             .into_iter()
-            .map(|k| choice(k.key(), k.name(), Signal::stored(selected == Some(k))))
+            .map(|k| choice(k.key(), k.name(), fixed(selected == Some(k))))
             .collect_view()
     };
     view! {
@@ -67,7 +67,7 @@ pub fn LevelsPanel(
                         input.update(|i| i.level2 = k)
                     }
                 >
-                    {choice("none", "none", Signal::derive(move || level2.get().is_none()))}
+                    {choice("none", "none", Memo::new(move |_| level2.get().is_none()))}
                     {move || options(levels, level2.get())}
                 </select>
             </label>
@@ -122,7 +122,7 @@ pub fn LevelsPanel(
                         let (opts, sel) = shards.get();
                         opts.into_iter()
                             .map(|d| {
-                                choice(&d, &d, Signal::stored(sel == d))
+                                choice(&d, &d, fixed(sel == d))
                             })
                             .collect_view()
                     }}

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
-use super::choice::choice;
+use super::choice::{choice, fixed};
 use roofline_core::calc::{CalcInput, CalcView};
 use roofline_core::op::Shortcut;
 use roofline_core::DType;
@@ -105,7 +105,7 @@ pub fn OpPanel(
         compute_list
             .get()
             .into_iter()
-            .map(|d| choice(d.name(), d.name(), Signal::stored(selected == Some(d))))
+            .map(|d| choice(d.name(), d.name(), fixed(selected == Some(d))))
             .collect_view()
     };
     view! {
@@ -132,12 +132,12 @@ pub fn OpPanel(
                     {choice(
                         "",
                         "(your own notation)",
-                        Signal::derive(move || current_shortcut.get().is_none()),
+                        Memo::new(move |_| current_shortcut.get().is_none()),
                     )}
                     {Shortcut::ALL
                         .into_iter()
                         .map(|s| {
-                            let selected = Signal::derive(move || current_shortcut.get() == Some(s.key()));
+                            let selected = Memo::new(move |_| current_shortcut.get() == Some(s.key()));
                             choice(s.key(), s.label(), selected)
                         })
                         .collect_view()}
@@ -162,7 +162,7 @@ pub fn OpPanel(
                         input.update(|i| i.compute = v.parse::<DType>().ok())
                     }
                 >
-                    {choice("auto", "widest input type", Signal::derive(move || compute.get().is_none()))}
+                    {choice("auto", "widest input type", Memo::new(move |_| compute.get().is_none()))}
                     {compute_options}
                 </select>
                 <span class="field-error" role="status" data-testid="error-compute">

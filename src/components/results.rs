@@ -76,7 +76,7 @@ pub fn Results(
     results: Memo<Arc<CalcView>>,
     /// Whether the current input is invalid (results are then stale).
     #[prop(into)]
-    stale: Signal<bool>,
+    stale: Memo<bool>,
 ) -> impl IntoView {
     let regime_key = Memo::new(move |_| results.with(|v| v.regime.as_ref().map(|r| r.0)));
     let regime_text = move || results.with(|v| v.regime.as_ref().map(|r| r.1.clone()));
@@ -87,7 +87,7 @@ pub fn Results(
         <section class="panel" aria-labelledby="results-title">
             <h2 id="results-title">"Results"</h2>
             {shown(
-                Memo::new(move |_| stale.get()),
+                stale,
                 || view! { <p class="stale" role="status">"A field above is invalid: these are the last valid results."</p> },
             )}
             {shown(
