@@ -30,7 +30,7 @@ pub fn OpPanel(
         Shortcut::ALL
             .into_iter()
             .find(|s| roofline_core::op::Operation::parse(&t).ok() == Some(s.operation()))
-            .map(|s| s.key())
+            .map(|s| s.key().to_string())
     });
     // Bumped when a shortcut replaces the text, so the input is re-created.
     let generation = RwSignal::new(0u32);
@@ -115,7 +115,7 @@ pub fn OpPanel(
                 <span class="field-label">"Shortcut"</span>
                 <select
                     data-testid="op-shortcut"
-                    prop:value=move || current_shortcut.get().unwrap_or_default().to_string()
+                    prop:value=move || current_shortcut.get().unwrap_or_default()
                     on:change=move |ev| {
                         let key = event_target_value(&ev);
                         if let Some(s) = Shortcut::from_key(&key) {
@@ -132,12 +132,14 @@ pub fn OpPanel(
                     {choice(
                         "",
                         "(your own notation)",
-                        Memo::new(move |_| current_shortcut.get().is_none()),
+                        Memo::new(move |_| current_shortcut.with(Option::is_none)),
                     )}
                     {Shortcut::ALL
                         .into_iter()
                         .map(|s| {
-                            let selected = Memo::new(move |_| current_shortcut.get() == Some(s.key()));
+                            let selected = Memo::new(move |_| {
+                                current_shortcut.with(|c| c.as_deref() == Some(s.key()))
+                            });
                             choice(s.key(), s.label(), selected)
                         })
                         .collect_view()}

@@ -78,7 +78,9 @@ pub fn Results(
     #[prop(into)]
     stale: Memo<bool>,
 ) -> impl IntoView {
-    let regime_key = Memo::new(move |_| results.with(|v| v.regime.as_ref().map(|r| r.0)));
+    // An owned key: a memo of `Option<String>` shares its code with the others.
+    let regime_key =
+        Memo::new(move |_| results.with(|v| v.regime.as_ref().map(|r| r.0.to_string())));
     let regime_text = move || results.with(|v| v.regime.as_ref().map(|r| r.1.clone()));
     let network = move |f: fn(&roofline_core::calc::NetworkView) -> String| {
         move || results.with(|v| v.network.as_ref().map(f).unwrap_or_default())
