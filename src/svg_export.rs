@@ -61,7 +61,7 @@ pub fn save_svg_button(
     testid: &'static str,
     filename: &'static str,
     chart: impl Fn() -> Option<SvgChart> + Send + Sync + 'static,
-    on_error: WriteSignal<Option<String>>,
+    on_error: RwSignal<Option<String>>,
 ) -> impl IntoView {
     view! {
         <button
@@ -81,7 +81,7 @@ pub fn save_svg_button(
 }
 
 /// Saves `chart` as `filename`; a problem goes to `on_error`.
-fn save_chart_svg(chart: SvgChart, filename: &'static str, on_error: WriteSignal<Option<String>>) {
+fn save_chart_svg(chart: SvgChart, filename: &'static str, on_error: RwSignal<Option<String>>) {
     spawn_local(async move {
         let saved = match svg_document(chart).await {
             Ok(svg) => save_svg(filename, svg),

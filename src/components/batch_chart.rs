@@ -32,7 +32,7 @@ pub fn BatchChartView(
     view: Memo<Arc<CalcView>>,
 ) -> impl IntoView {
     let canvas_ref = NodeRef::<Canvas>::new();
-    let (error, set_error) = signal(None::<String>);
+    let error = RwSignal::new(None::<String>);
     // A chart mounted again (page switch) reads its size afresh.
     forget_sizes();
     Effect::new(move |_| {
@@ -49,12 +49,12 @@ pub fn BatchChartView(
                 })
                 .map(|_| ())
             });
-            set_error.set(result.err());
+            error.set(result.err());
         });
     });
-    let (new_d, set_new_d) = signal("2048".to_string());
-    let (new_f, set_new_f) = signal("2048".to_string());
-    let (pair_error, set_pair_error) = signal(String::new());
+    let new_d = RwSignal::new("2048".to_string());
+    let new_f = RwSignal::new("2048".to_string());
+    let pair_error = RwSignal::new(String::new());
     let add_pair = move |_| {
         let d = parse_positive("D", &new_d.get_untracked());
         let f = parse_positive("F", &new_f.get_untracked());
@@ -63,10 +63,10 @@ pub fn BatchChartView(
                 if pairs.with_untracked(|p| p.len()) < roofline_charts::batch::MAX_SERIES =>
             {
                 pairs.update(|p| p.push((d, f)));
-                set_pair_error.set(String::new());
+                pair_error.set(String::new());
             }
-            (Ok(_), Ok(_)) => set_pair_error.set("At most 8 curves.".to_string()),
-            (Err(e), _) | (_, Err(e)) => set_pair_error.set(e.to_string()),
+            (Ok(_), Ok(_)) => pair_error.set("At most 8 curves.".to_string()),
+            (Err(e), _) | (_, Err(e)) => pair_error.set(e.to_string()),
         }
     };
     // One item per curve, re-created only when the number of curves
@@ -110,7 +110,7 @@ pub fn BatchChartView(
     let export_png = move |_| {
         if let Some(c) = canvas_ref.get_untracked() {
             if let Err(e) = save_png(&c, "batch-size.png") {
-                set_error.set(Some(e));
+                error.set(Some(e));
             }
         }
     };
@@ -140,12 +140,12 @@ pub fn BatchChartView(
                 <label class="field inline">
                     <span class="field-label">"D"</span>
                     <input type="text" inputmode="decimal" data-testid="pair-d" prop:value=new_d
-                        on:input=move |ev| set_new_d.set(event_target_value(&ev)) />
+                        on:input=move |ev| new_d.set(event_target_value(&ev)) />
                 </label>
                 <label class="field inline">
                     <span class="field-label">"F"</span>
                     <input type="text" inputmode="decimal" data-testid="pair-f" prop:value=new_f
-                        on:input=move |ev| set_new_f.set(event_target_value(&ev)) />
+                        on:input=move |ev| new_f.set(event_target_value(&ev)) />
                 </label>
                 <button type="button" data-testid="pair-add" on:click=add_pair>"Add curve"</button>
                 <span class="field-error" role="status">{pair_error}</span>
@@ -181,7 +181,7 @@ pub fn BatchChartView(
                     "batch-svg",
                     "batch-size.svg",
                     move || spec.with_untracked(|s| s.as_ref().ok().cloned().map(SvgChart::Batch)),
-                    set_error,
+                    error,
                 )}
                 <button type="button" data-testid="batch-csv" on:click=export_csv>"Save CSV"</button>
             </div>

@@ -29,7 +29,7 @@ pub fn ComparePanel(
     /// The user's input; choosing a row sets chip, compute type and level 1.
     input: RwSignal<CalcInput>,
 ) -> impl IntoView {
-    let (open, set_open) = signal(false);
+    let open = RwSignal::new(false);
     view! {
         <details
             class="panel compare"
@@ -40,7 +40,7 @@ pub fn ComparePanel(
                     .and_then(|t| t.dyn_into::<web_sys::HtmlDetailsElement>().ok())
                     .map(|d| d.open())
                     .unwrap_or(false);
-                set_open.set(open_now);
+                open.set(open_now);
             }
         >
             <summary

@@ -15,14 +15,14 @@ pub fn LinkBar(
     /// Notices from decoding the address; dismissible.
     notices: RwSignal<Vec<Notice>>,
 ) -> impl IntoView {
-    let (status, set_status) = signal(String::new());
+    let status = RwSignal::new(String::new());
     let copy = move |_| {
         link::flush();
         let href = link::current_href();
         spawn_local(async move {
             match link::copy(&href).await {
-                Ok(()) => set_status.set("Link copied.".to_string()),
-                Err(e) => set_status.set(format!(
+                Ok(()) => status.set("Link copied.".to_string()),
+                Err(e) => status.set(format!(
                     "Could not copy ({e}); copy the address bar instead."
                 )),
             }

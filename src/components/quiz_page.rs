@@ -19,10 +19,10 @@ pub fn QuizPage(
 ) -> impl IntoView {
     let (loaded, note) = storage::load();
     let progress = RwSignal::new(loaded);
-    let (storage_note, set_storage_note) = signal(note);
+    let storage_note = RwSignal::new(note);
     let save = move |p: &Progress| {
         if let Err(e) = storage::save(p) {
-            set_storage_note.set(Some(e));
+            storage_note.set(Some(e));
         }
     };
     // Only a new question or seed re-creates the parts (not the focused part).

@@ -27,8 +27,8 @@ pub fn QuizPart(
         solved: solved_before,
         ..PartState::default()
     });
-    let (answer, set_answer) = signal(String::new());
-    let (verdict, set_verdict) = signal(None::<Verdict>);
+    let answer = RwSignal::new(String::new());
+    let verdict = RwSignal::new(None::<Verdict>);
     let part_for_check = part.clone();
     let check = move || {
         let text = answer.get_untracked();
@@ -38,7 +38,7 @@ pub fn QuizPart(
         if v.is_right() {
             on_solved.run(());
         }
-        set_verdict.set(Some(v));
+        verdict.set(Some(v));
         on_focus.run(());
     };
     let check2 = check.clone();
@@ -56,7 +56,7 @@ pub fn QuizPart(
                             type="radio"
                             name=format!("choice-{pid}")
                             value=label.clone()
-                            on:change=move |_| set_answer.set(label2.clone())
+                            on:change=move |_| answer.set(label2.clone())
                         />
                         {label}
                     </label>
@@ -72,7 +72,7 @@ pub fn QuizPart(
                 spellcheck="false"
                 autocomplete="off"
                 data-testid=format!("answer-{pid}")
-                on:input=move |ev| set_answer.set(event_target_value(&ev))
+                on:input=move |ev| answer.set(event_target_value(&ev))
                 on:keydown=move |ev| {
                     if ev.key() == "Enter" {
                         ev.prevent_default();

@@ -18,9 +18,9 @@ pub fn RooflineChartView(
     spec: Memo<Result<RooflineChart, String>>,
 ) -> impl IntoView {
     let canvas_ref = NodeRef::<Canvas>::new();
-    let (error, set_error) = signal(None::<String>);
+    let error = RwSignal::new(None::<String>);
     let frame = StoredValue::new(None::<(PlotFrame, f64)>);
-    let (readout, set_readout) = signal(String::new());
+    let readout = RwSignal::new(String::new());
     // A chart mounted again (page switch) reads its size afresh.
     forget_sizes();
     Effect::new(move |_| {
@@ -40,7 +40,7 @@ pub fn RooflineChartView(
                 frame.set_value(Some((f, dpr_used)));
                 Ok(())
             });
-            set_error.set(result.err());
+            error.set(result.err());
         });
     });
     let on_move = move |ev: leptos::ev::MouseEvent| {
@@ -49,12 +49,12 @@ pub fn RooflineChartView(
             .and_then(|(f, dpr)| f.x_at(ev.offset_x() as f64 * dpr))
             .and_then(|x| spec.with_untracked(|s| s.as_ref().ok().map(|s| s.readout(x))))
             .unwrap_or_default();
-        set_readout.set(text);
+        readout.set(text);
     };
     let export_png = move |_| {
         if let Some(c) = canvas_ref.get_untracked() {
             if let Err(e) = save_png(&c, "roofline.png") {
-                set_error.set(Some(e));
+                error.set(Some(e));
             }
         }
     };
@@ -68,7 +68,7 @@ pub fn RooflineChartView(
                 role="img"
                 aria-label="Roofline chart: the flat roof at peak FLOP/s and one line per bandwidth, bending into the roof at its critical intensity"
                 on:mousemove=on_move
-                on:mouseleave=move |_| set_readout.set(String::new())
+                on:mouseleave=move |_| readout.set(String::new())
             ></canvas>
             <p class="readout" data-testid="roofline-readout" aria-live="polite">{readout}</p>
             {shown(
@@ -81,7 +81,7 @@ pub fn RooflineChartView(
                     "roofline-svg",
                     "roofline.svg",
                     move || spec.with_untracked(|s| s.as_ref().ok().cloned().map(SvgChart::Roofline)),
-                    set_error,
+                    error,
                 )}
             </div>
         </figure>
