@@ -83,7 +83,9 @@ pub fn BatchChartView(
         }
     };
     let curves = Memo::new(move |_| spec.with(|s| s.as_ref().map_or(0, |s| s.series.len())));
-    let dims = Memo::new(move |_| view.with(|v| (v.dim_options.clone(), v.batch_dim.clone())));
+    // Two memos of types the page already has, rather than one of a pair.
+    let dims = Memo::new(move |_| view.with(|v| v.dim_options.clone()));
+    let dim = Memo::new(move |_| view.with(|v| v.batch_dim.clone()));
     let pair_list = move || {
         (0..curves.get())
             .map(|i| {
@@ -155,14 +157,14 @@ pub fn BatchChartView(
                     <span class="field-label">"Sweep"</span>
                     <select
                         data-testid="batch-dim"
-                        prop:value=move || dims.with(|(_, d)| d.clone())
+                        prop:value=move || dim.get()
                         on:change=move |ev| {
                             let d = event_target_value(&ev);
                             input.update(|i| i.batch_dim = Some(d))
                         }
                     >
                         {move || {
-                            let (opts, sel) = dims.get();
+                            let (opts, sel) = (dims.get(), dim.get());
                             opts.into_iter()
                                 .map(|d| {
                                     choice(&d, &d, fixed(d == sel))

@@ -31,9 +31,9 @@ pub fn LevelsPanel(
             .with(|i| i.link)
             .or_else(|| links.with(|l| l.first().copied()))
     });
-    let shards = Memo::new(move |_| {
-        view.with(|v| (v.shard_options.clone(), v.shard.clone().unwrap_or_default()))
-    });
+    // Two memos of types the page already has, rather than one of a pair.
+    let shards = Memo::new(move |_| view.with(|v| v.shard_options.clone()));
+    let shard = Memo::new(move |_| view.with(|v| v.shard.clone().unwrap_or_default()));
     let options = move |list: Memo<Vec<LevelKind>>, selected: Option<LevelKind>| {
         list.get()
             .into_iter()
@@ -112,14 +112,14 @@ pub fn LevelsPanel(
                 <span class="field-label">"Dimension split over the chips"</span>
                 <select
                     data-testid="shard-select"
-                    prop:value=move || shards.with(|(_, s)| s.clone())
+                    prop:value=move || shard.get()
                     on:change=move |ev| {
                         let d = event_target_value(&ev);
                         input.update(|i| i.shard = Some(d))
                     }
                 >
                     {move || {
-                        let (opts, sel) = shards.get();
+                        let (opts, sel) = (shards.get(), shard.get());
                         opts.into_iter()
                             .map(|d| {
                                 choice(&d, &d, fixed(sel == d))

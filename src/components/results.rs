@@ -58,13 +58,24 @@ fn row_view(results: Memo<Arc<CalcView>>, pick: Pick, key: &'static str) -> impl
 
 /// The rows of `pick`, re-created only when the set of rows changes.
 fn rows_view(results: Memo<Arc<CalcView>>, pick: Pick) -> impl IntoView {
-    let keys =
-        Memo::new(move |_| results.with(|v| pick(v).iter().map(|r| r.key).collect::<Vec<_>>()));
+    // Owned keys: a memo of `Vec<String>` shares its code with the page's
+    // other lists. The rows are built from the static keys they carry.
+    let keys = Memo::new(move |_| {
+        results.with(|v| {
+            pick(v)
+                .iter()
+                .map(|r| r.key.to_string())
+                .collect::<Vec<_>>()
+        })
+    });
     move || {
-        keys.get()
-            .into_iter()
-            .map(|key| row_view(results, pick, key))
-            .collect_view()
+        keys.track();
+        results.with_untracked(|v| {
+            pick(v)
+                .iter()
+                .map(|r| row_view(results, pick, r.key))
+                .collect_view()
+        })
     }
 }
 
