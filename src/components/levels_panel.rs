@@ -21,23 +21,28 @@ pub fn LevelsPanel(
 ) -> impl IntoView {
     // The lists change with the chip, not with each edit: reading them
     // through memos keeps an edit from re-creating every <option>.
-    let levels = Memo::new(move |_| view.with(|v| v.level_options.clone()));
-    let links = Memo::new(move |_| view.with(|v| v.link_options.clone()));
-    // An Option like level2 and link: one memo type for the three is less code.
-    let level1 = Memo::new(move |_| view.with(|v| Some(v.level1)));
-    let level2 = Memo::new(move |_| view.with(|v| v.level2));
+    // Levels by key (`hbm`, `ici`, ...), the <select> values: memos of
+    // `Vec<String>` and `Option<String>`, types the page's other lists
+    // already use, rather than memo types of their own.
+    let keys = |list: &[LevelKind]| list.iter().map(|k| k.key().to_string()).collect::<Vec<_>>();
+    let key = |k: Option<LevelKind>| k.map(|k| k.key().to_string());
+    let levels = Memo::new(move |_| view.with(|v| keys(&v.level_options)));
+    let links = Memo::new(move |_| view.with(|v| keys(&v.link_options)));
+    let level1 = Memo::new(move |_| view.with(|v| key(Some(v.level1))));
+    let level2 = Memo::new(move |_| view.with(|v| key(v.level2)));
     let link = Memo::new(move |_| {
-        input
-            .with(|i| i.link)
-            .or_else(|| links.with(|l| l.first().copied()))
+        key(input.with(|i| i.link)).or_else(|| links.with(|l| l.first().cloned()))
     });
     // Two memos of types the page already has, rather than one of a pair.
     let shards = Memo::new(move |_| view.with(|v| v.shard_options.clone()));
     let shard = Memo::new(move |_| view.with(|v| v.shard.clone().unwrap_or_default()));
-    let options = move |list: Memo<Vec<LevelKind>>, selected: Option<LevelKind>| {
+    let options = move |list: Memo<Vec<String>>, selected: Option<String>| {
         list.get()
             .into_iter()
-            .map(|k| choice(k.key(), k.name(), fixed(selected == Some(k))))
+            .map(|k| {
+                let name = LevelKind::from_key(&k).map_or("", LevelKind::name);
+                choice(&k, name, fixed(selected.as_ref() == Some(&k)))
+            })
             .collect_view()
     };
     view! {
@@ -47,7 +52,7 @@ pub fn LevelsPanel(
                 <span class="field-label">"Bandwidth 1 (results)"</span>
                 <select
                     data-testid="level1-select"
-                    prop:value=move || level1.get().map_or("", |l| l.key())
+                    prop:value=move || level1.get().unwrap_or_default()
                     on:change=move |ev| {
                         if let Some(k) = LevelKind::from_key(&event_target_value(&ev)) {
                             input.update(|i| i.level1 = k)
@@ -61,13 +66,13 @@ pub fn LevelsPanel(
                 <span class="field-label">"Bandwidth 2 (chart only)"</span>
                 <select
                     data-testid="level2-select"
-                    prop:value=move || level2.get().map_or("none", |l| l.key())
+                    prop:value=move || level2.get().unwrap_or_else(|| "none".to_string())
                     on:change=move |ev| {
                         let k = LevelKind::from_key(&event_target_value(&ev));
                         input.update(|i| i.level2 = k)
                     }
                 >
-                    {choice("none", "none", Memo::new(move |_| level2.get().is_none()))}
+                    {choice("none", "none", Memo::new(move |_| level2.with(Option::is_none)))}
                     {move || options(levels, level2.get())}
                 </select>
             </label>
@@ -99,7 +104,7 @@ pub fn LevelsPanel(
                 <span class="field-label">"Link between chips"</span>
                 <select
                     data-testid="link-select"
-                    prop:value=move || link.get().map_or("", |l| l.key())
+                    prop:value=move || link.get().unwrap_or_default()
                     on:change=move |ev| {
                         let k = LevelKind::from_key(&event_target_value(&ev));
                         input.update(|i| i.link = k)

@@ -98,14 +98,22 @@ pub fn OpPanel(
             .collect_view()
     };
     // Memos, so that an edit elsewhere does not re-create the options.
-    let compute = Memo::new(move |_| input.with(|i| i.compute));
-    let compute_list = Memo::new(move |_| view.with(|v| v.compute_options.clone()));
+    // Types by name: memos of types the page's other lists already use.
+    let compute = Memo::new(move |_| input.with(|i| i.compute.map(|d| d.name().to_string())));
+    let compute_list = Memo::new(move |_| {
+        view.with(|v| {
+            v.compute_options
+                .iter()
+                .map(|d| d.name().to_string())
+                .collect::<Vec<_>>()
+        })
+    });
     let compute_options = move || {
         let selected = compute.get();
         compute_list
             .get()
             .into_iter()
-            .map(|d| choice(d.name(), d.name(), fixed(selected == Some(d))))
+            .map(|d| choice(&d, &d, fixed(selected.as_ref() == Some(&d))))
             .collect_view()
     };
     view! {
@@ -158,13 +166,13 @@ pub fn OpPanel(
                 <span class="field-label">"Math runs at"</span>
                 <select
                     data-testid="compute-select"
-                    prop:value=move || compute.get().map_or("auto", |d| d.name()).to_string()
+                    prop:value=move || compute.get().unwrap_or_else(|| "auto".to_string())
                     on:change=move |ev| {
                         let v = event_target_value(&ev);
                         input.update(|i| i.compute = v.parse::<DType>().ok())
                     }
                 >
-                    {choice("auto", "widest input type", Memo::new(move |_| compute.get().is_none()))}
+                    {choice("auto", "widest input type", Memo::new(move |_| compute.with(Option::is_none)))}
                     {compute_options}
                 </select>
                 <span class="field-error" role="status" data-testid="error-compute">
