@@ -1,7 +1,8 @@
 //! Drawing a chart on an HTML canvas: backing-store sizing for sharp lines on
 //! HiDPI screens, the colour scheme, and the draw counter tests wait for.
 
-use leptos::prelude::{ArcTrigger, Notify, Track};
+use leptos::html::Canvas;
+use leptos::prelude::{ArcTrigger, Effect, Get, Memo, NodeRef, Notify, RwSignal, Set, Track, With};
 use plotters::prelude::IntoDrawingArea;
 use plotters_canvas::CanvasBackend;
 
@@ -46,7 +47,7 @@ fn css_size(canvas: &HtmlCanvasElement, name: &str) -> (f64, f64) {
 
 /// Forgets the charts' sizes (after a resize, or when a chart is mounted
 /// again): the next draw reads them afresh.
-pub fn forget_sizes() {
+fn forget_sizes() {
     SIZES.with(|s| s.borrow_mut().clear());
 }
 
@@ -59,7 +60,7 @@ thread_local! {
 
 /// Makes the running effect (a chart's draw) run again after the next
 /// window resize, so the chart is redrawn at its new size.
-pub fn track_resizes() {
+fn track_resizes() {
     RESIZED.with(Track::track);
 }
 
@@ -67,6 +68,33 @@ pub fn track_resizes() {
 pub fn window_resized() {
     forget_sizes();
     RESIZED.with(Notify::notify);
+}
+
+/// Keeps a chart drawn: runs `draw` with the canvas and the spec when the
+/// chart is mounted, when `spec` changes and after a window resize. An
+/// `Err` spec, or a draw that fails, puts its message in `error`.
+pub fn keep_drawn<S: Send + Sync + 'static>(
+    spec: Memo<Result<S, String>>,
+    canvas_ref: NodeRef<Canvas>,
+    error: RwSignal<Option<String>>,
+    draw: impl Fn(&HtmlCanvasElement, &S) -> Result<(), String> + 'static,
+) {
+    // A chart mounted again (page switch) reads its size afresh.
+    forget_sizes();
+    Effect::new(move |_| {
+        track_resizes();
+        // Drawn from the memo's own value: no copy of the spec per draw.
+        spec.with(|spec| {
+            let Some(canvas) = canvas_ref.get() else {
+                return;
+            };
+            let result = spec
+                .as_ref()
+                .map_err(Clone::clone)
+                .and_then(|spec| draw(&canvas, spec));
+            error.set(result.err());
+        });
+    });
 }
 
 /// Sizes `canvas`'s backing store to its CSS size × devicePixelRatio, then

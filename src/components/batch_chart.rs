@@ -11,7 +11,7 @@ use roofline_charts::{batch_csv, draw_batch, BatchChart};
 use roofline_core::calc::{CalcInput, CalcView};
 use roofline_core::input::parse_positive;
 
-use crate::canvas::{draw_on, forget_sizes, theme, track_resizes};
+use crate::canvas::{draw_on, keep_drawn, theme};
 use crate::download::{data_url, download, save_png};
 use crate::svg_export::{save_svg_button, SvgChart};
 
@@ -33,24 +33,12 @@ pub fn BatchChartView(
 ) -> impl IntoView {
     let canvas_ref = NodeRef::<Canvas>::new();
     let error = RwSignal::new(None::<String>);
-    // A chart mounted again (page switch) reads its size afresh.
-    forget_sizes();
-    Effect::new(move |_| {
-        track_resizes();
-        // Drawn from the memo's own value: no copy of the spec per draw.
-        spec.with(|spec| {
-            let Some(canvas) = canvas_ref.get() else {
-                return;
-            };
-            let result = spec.as_ref().map_err(Clone::clone).and_then(|spec| {
-                let theme = theme();
-                draw_on(&canvas, "batch", |root, dpr| {
-                    draw_batch(root, spec, &theme, dpr)
-                })
-                .map(|_| ())
-            });
-            error.set(result.err());
-        });
+    keep_drawn(spec, canvas_ref, error, |canvas, spec| {
+        let theme = theme();
+        draw_on(canvas, "batch", |root, dpr| {
+            draw_batch(root, spec, &theme, dpr)
+        })
+        .map(|_| ())
     });
     let new_d = RwSignal::new("2048".to_string());
     let new_f = RwSignal::new("2048".to_string());

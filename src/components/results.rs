@@ -86,7 +86,6 @@ pub fn Results(
     /// The last valid evaluation (kept while a field is invalid).
     results: Memo<Arc<CalcView>>,
     /// Whether the current input is invalid (results are then stale).
-    #[prop(into)]
     stale: Memo<bool>,
 ) -> impl IntoView {
     // An owned key: a memo of `Option<String>` shares its code with the others.

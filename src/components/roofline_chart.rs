@@ -5,7 +5,7 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 use roofline_charts::{draw_roofline, PlotFrame, RooflineChart};
 
-use crate::canvas::{draw_on, forget_sizes, theme, track_resizes};
+use crate::canvas::{draw_on, keep_drawn, theme};
 use crate::download::save_png;
 use crate::svg_export::{save_svg_button, SvgChart};
 
@@ -21,27 +21,15 @@ pub fn RooflineChartView(
     let error = RwSignal::new(None::<String>);
     let frame = StoredValue::new(None::<(PlotFrame, f64)>);
     let readout = RwSignal::new(String::new());
-    // A chart mounted again (page switch) reads its size afresh.
-    forget_sizes();
-    Effect::new(move |_| {
-        track_resizes();
-        // Drawn from the memo's own value: no copy of the spec per draw.
-        spec.with(|spec| {
-            let Some(canvas) = canvas_ref.get() else {
-                return;
-            };
-            let result = spec.as_ref().map_err(Clone::clone).and_then(|spec| {
-                let theme = theme();
-                let mut dpr_used = 1.0;
-                let f = draw_on(&canvas, "roofline", |root, dpr| {
-                    dpr_used = dpr;
-                    draw_roofline(root, spec, &theme, dpr)
-                })?;
-                frame.set_value(Some((f, dpr_used)));
-                Ok(())
-            });
-            error.set(result.err());
-        });
+    keep_drawn(spec, canvas_ref, error, move |canvas, spec| {
+        let theme = theme();
+        let mut dpr_used = 1.0;
+        let f = draw_on(canvas, "roofline", |root, dpr| {
+            dpr_used = dpr;
+            draw_roofline(root, spec, &theme, dpr)
+        })?;
+        frame.set_value(Some((f, dpr_used)));
+        Ok(())
     });
     let on_move = move |ev: leptos::ev::MouseEvent| {
         let text = frame
