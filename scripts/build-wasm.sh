@@ -75,6 +75,9 @@ if grep -q 'new_with_into_underlying' "$work/pkg/roofline-lab.js"; then
   exit 1
 fi
 cp "$work/split/__wasm_split.js" "${chunks[@]}" "$work/pkg/"
+# The files the link and quiz chunks' loaders fetch, for index.html's preloads.
+link_files=$(node scripts/chunk-deps.mjs "$work/split" link)
+quiz_files=$(node scripts/chunk-deps.mjs "$work/split" quiz)
 say "short import and export names"
 node scripts/short-names.mjs "$work/pkg" roofline-lab
 
@@ -103,5 +106,9 @@ echo "$dir" > "$work/named/app"
 mkdir -p "$stage/$dir"
 cp -r "$work/pkg"/. "$stage/$dir/"
 grep -q '{app}' "$stage/index.html" || { say "index.html has no {app} placeholder"; exit 1; }
-sed -i -e "s#{app}#./$dir#g" -e 's#<link[^>]*data-trunk-skip[^>]*>##' "$stage/index.html"
+for p in '{link-files}' '{quiz-files}'; do
+  grep -q "$p" "$stage/index.html" || { say "index.html has no $p placeholder"; exit 1; }
+done
+sed -i -e "s#{app}#./$dir#g" -e "s#{link-files}#$link_files#" -e "s#{quiz-files}#$quiz_files#" \
+  -e 's#<link[^>]*data-trunk-skip[^>]*>##' "$stage/index.html"
 say "wrote $dir/"

@@ -8,7 +8,7 @@ use roofline_charts::{batch_for, roofline_for_chip, BatchChart, RooflineChart};
 use roofline_core::calc::{evaluate, CalcInput, CalcView};
 use roofline_core::format;
 use roofline_core::state::{AppState, ChartScale, View};
-use roofline_core::url::{decode_with, encode, Decoded};
+use roofline_core::url::{encode, Decoded};
 
 use crate::canvas;
 use crate::components::batch_chart::BatchChartView;
@@ -25,15 +25,21 @@ use crate::link;
 
 /// The whole app.
 #[component]
-pub fn App() -> impl IntoView {
-    // The address is the state: read it once at start. A quiz question or
-    // part is checked against the bank's outline, which needs no question
-    // built (the bank is in the quiz chunk).
-    let decode = |q: &str| decode_with(q, roofline_core::quiz::OUTLINE);
+pub fn App(
+    /// The state the address described at start, with a notice for each
+    /// value that could not be used; `None` when the link could not be read
+    /// (its chunk did not download): the page then shows the defaults and
+    /// says so, and leaves the address as it is until the next change.
+    start: Option<Decoded>,
+) -> impl IntoView {
+    let keep_address = StoredValue::new(start.is_none());
     let Decoded {
         state: start,
         notices: start_notices,
-    } = decode(&link::current_query());
+    } = start.unwrap_or_else(|| Decoded {
+        state: AppState::default(),
+        notices: vec![link::unread("the defaults are shown")],
+    });
     let input = RwSignal::new(CalcInput::from_state(&start.calc));
     let pairs = RwSignal::new(start.calc.pairs.clone());
     let batch_log = RwSignal::new(start.calc.batch_scale == ChartScale::Log);
@@ -82,6 +88,11 @@ pub fn App() -> impl IntoView {
         let q = app_state.with(encode);
         let restore = restoring.get_value();
         restoring.set_value(false);
+        // An unread link stays in the address, to be read on reload.
+        if keep_address.get_value() {
+            keep_address.set_value(false);
+            return;
+        }
         if q == link::latest_query() {
             return;
         }
@@ -95,19 +106,36 @@ pub fn App() -> impl IntoView {
     // Charts redraw at their new size after a resize.
     let _ =
         leptos::prelude::window_event_listener(leptos::ev::resize, |_| canvas::window_resized());
-    // Back / forward: load the state of that entry.
+    // Back / forward: load the state of that entry. Reading it can wait for
+    // the link chunk; if another back / forward comes first, it wins.
+    let reads = StoredValue::new(0u32);
     let _ = leptos::prelude::window_event_listener(leptos::ev::popstate, move |_| {
         // A write still waiting belongs to the entry just left.
         link::discard_pending();
-        let d = decode(&link::current_query());
-        restoring.set_value(true);
-        input.set(CalcInput::from_state(&d.state.calc));
-        pairs.set(d.state.calc.pairs.clone());
-        batch_log.set(d.state.calc.batch_scale == ChartScale::Log);
-        page.set(d.state.view);
-        quiz.set(d.state.quiz.clone());
-        notices.set(d.notices);
-        epoch.update(|e| *e += 1);
+        let read = reads.get_value().wrapping_add(1);
+        reads.set_value(read);
+        let query = link::current_query();
+        leptos::task::spawn_local(async move {
+            let d = link::read(query).await;
+            if reads.try_get_value() != Some(read) {
+                return;
+            }
+            // Unread: the page keeps what it shows, and says why.
+            let Some(d) = d else {
+                notices.set(vec![link::unread(
+                    "the page still shows the previous entry",
+                )]);
+                return;
+            };
+            restoring.set_value(true);
+            input.set(CalcInput::from_state(&d.state.calc));
+            pairs.set(d.state.calc.pairs.clone());
+            batch_log.set(d.state.calc.batch_scale == ChartScale::Log);
+            page.set(d.state.view);
+            quiz.set(d.state.quiz.clone());
+            notices.set(d.notices);
+            epoch.update(|e| *e += 1);
+        });
     });
 
     let roofline = Memo::new(move |_| -> Result<RooflineChart, String> {

@@ -1,7 +1,50 @@
 //! The page address as the app's state: reading it at start and on back /
 //! forward, writing it after every change, and copying it.
+//!
+//! Reading a link (every parameter checked, with a notice for each bad one)
+//! is code of its own wasm chunk (see ARCHITECTURE.md, "Chunks"): an address
+//! without a query opens on the defaults and never downloads it.
 
+use leptos::wasm_split::wasm_split;
+use roofline_core::state::AppState;
+use roofline_core::url::{decode_with, Decoded, Notice};
 use wasm_bindgen::JsValue;
+
+use crate::components::chunk_view::ChunkMissing;
+
+/// Reads `query`, checking a quiz question against the bank's outline (which
+/// needs no question built: the bank is in the quiz chunk). The build
+/// (scripts/build-wasm.sh) moves this function and what only it reaches
+/// into the link chunk; calling it downloads the chunk first.
+#[wasm_split(link, wasm_split_path = ::leptos::wasm_split, fallible)]
+fn decode_in_chunk(query: String) -> Result<Decoded, ChunkMissing> {
+    Ok(decode_with(&query, roofline_core::quiz::OUTLINE))
+}
+
+/// The state a query describes, with its notices: the defaults for an
+/// empty query, else what the link chunk reads. `None` if the chunk cannot
+/// be downloaded.
+pub async fn read(query: String) -> Option<Decoded> {
+    if query.is_empty() {
+        return Some(Decoded {
+            state: AppState::default(),
+            notices: Vec::new(),
+        });
+    }
+    decode_in_chunk(query).await.ok()
+}
+
+/// The notice for a link that could not be read (its chunk did not
+/// download), ending with what the page shows instead.
+pub fn unread(instead: &str) -> Notice {
+    Notice {
+        param: String::new(),
+        message: format!(
+            "the app could not download the part that reads links, so {instead}: \
+             check the connection and reload the page"
+        ),
+    }
+}
 
 /// The query string of the current address, without the `?`.
 pub fn current_query() -> String {

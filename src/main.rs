@@ -15,5 +15,11 @@ fn main() {
     // Decimal text is read by the browser (see roofline_core::num): before
     // anything is parsed, the link first of all.
     roofline_core::num::set_host_parser(js_sys::parse_float);
-    leptos::mount::mount_to_body(app::App);
+    // The address is the state. Reading a link takes the link chunk (see
+    // link.rs); the page mounts once it is read.
+    let query = link::current_query();
+    wasm_bindgen_futures::spawn_local(async move {
+        let start = link::read(query).await;
+        leptos::mount::mount_to_body(move || app::App(app::AppProps { start }));
+    });
 }

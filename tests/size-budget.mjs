@@ -2,15 +2,17 @@
 // tests/sizes.mjs). Prints each file's raw and gzip size, then the totals:
 //   first load  what opening the page downloads (html with its inlined css,
 //               the js, the calculator's wasm);
+//   link load   what opening an address with a link downloads: the first
+//               load, the link reader and the shared chunk it needs;
 //   each chunk  a wasm the page downloads only when it is first needed
-//               (split_quiz.wasm: the quiz; split_compare.wasm: the chip
-//               comparison; split_svg.wasm: saving a chart as SVG; see
-//               scripts/build-wasm.sh).
-// Fails with the numbers when the first load or a chunk is above its
-// enforced limit in tests/size-budget.json, when the quiz, compare or svg
-// chunk is missing (its code went back into the first load) or a chunk has
-// no limit, and reports the distance to the target. The shared chunks (code
-// two split chunks use) may be absent.
+//               (split_link.wasm: reading a link; split_quiz.wasm: the quiz;
+//               split_compare.wasm: the chip comparison; split_svg.wasm:
+//               saving a chart as SVG; see scripts/build-wasm.sh).
+// Fails with the numbers when the first load, the link load or a chunk is
+// above its enforced limit in tests/size-budget.json, when the link, quiz,
+// compare or svg chunk is missing (its code went back into the first load)
+// or a chunk has no limit, and reports the distance to the target. The
+// shared chunks (code two split chunks use) may be absent.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,13 +36,19 @@ const target = budget.target_kb * 1024;
 const chunkText = Object.entries(m.chunks_gzip)
   .map(([name, bytes]) => `${name} chunk ${kb(bytes)} KB (limit ${budget.chunk_limits_kb[name] ?? 'none'} KB)`)
   .join('; ');
+const linkLimit = budget.link_load_limit_kb * 1024;
 console.log(
   `first load ${kb(m.first_load_gzip)} KB gzip (enforced limit ${kb(limit)} KB, target ${kb(target)} KB); ` +
+    `opening a link ${kb(m.link_load_gzip)} KB (limit ${kb(linkLimit)} KB); ` +
     `${chunkText}; all ${kb(m.total_gzip)} KB`,
 );
 if (m.first_load_gzip > target) console.log(`first load still ${kb(m.first_load_gzip - target)} KB above the target`);
 const over = [];
 if (m.first_load_gzip > limit) over.push(`first load over the enforced limit by ${kb(m.first_load_gzip - limit)} KB`);
+if (m.link_load_gzip > linkLimit) over.push(`opening a link over its limit by ${kb(m.link_load_gzip - linkLimit)} KB`);
+if (m.link_load_gzip <= m.first_load_gzip && m.chunks_gzip.link !== undefined) {
+  over.push('index.html preloads nothing for a link: its `deps` map (scripts/chunk-deps.mjs) is missing');
+}
 for (const [name, limitKb] of Object.entries(budget.chunk_limits_kb)) {
   const bytes = m.chunks_gzip[name];
   if (bytes === undefined && name !== 'shared') {

@@ -2,9 +2,9 @@
 // the benchmark (bench/bench.mjs) both count them: every html/js/wasm/css
 // file under dist/, raw and gzip (level 9), split into what opening the page
 // downloads and the chunks it downloads only when they are first needed
-// (split_quiz.wasm when the quiz opens, split_compare.wasm when the chip
-// comparison opens, split_svg.wasm when a chart is saved as SVG; see
-// scripts/build-wasm.sh).
+// (split_link.wasm when the address holds a link to read, split_quiz.wasm
+// when the quiz opens, split_compare.wasm when the chip comparison opens,
+// split_svg.wasm when a chart is saved as SVG; see scripts/build-wasm.sh).
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -34,8 +34,10 @@ function walk(dir, d = dir) {
 
 /**
  * Sizes of the build in `dir`: `files` ({ name, raw, gzip, chunk }),
- * `first_load_gzip`, `chunks_gzip` ({ quiz: bytes, compare: bytes, ... }) and
- * `total_gzip` (everything). Throws when there is no build.
+ * `first_load_gzip`, `link_load_gzip` (the first load of an address with a
+ * query: with the link chunk and the shared chunks it needs), `chunks_gzip`
+ * ({ quiz: bytes, compare: bytes, ... }) and `total_gzip` (everything).
+ * Throws when there is no build.
  */
 export function measure(dir) {
   const names = walk(dir);
@@ -50,12 +52,20 @@ export function measure(dir) {
   const chunks = {};
   for (const f of files) if (f.chunk !== null) chunks[f.chunk] = (chunks[f.chunk] ?? 0) + f.gzip;
   const total = files.reduce((a, f) => a + f.gzip, 0);
-  return { files, first_load_gzip: first, chunks_gzip: chunks, total_gzip: total };
+  // Opening a link also downloads the link chunk and the shared chunks it
+  // needs: the files index.html preloads for it, a list in one string.
+  const html = fs.readFileSync(path.join(dir, 'index.html'), 'utf8');
+  const linkFiles = /["'`](split_link\.wasm(?:,[\w.]+)*)["'`]/.exec(html)?.[1].split(',') ?? [];
+  const link = first + files
+    .filter((f) => linkFiles.includes(path.basename(f.name)))
+    .reduce((a, f) => a + f.gzip, 0);
+  return { files, first_load_gzip: first, link_load_gzip: link, chunks_gzip: chunks, total_gzip: total };
 }
 
 /** When a file of chunk `chunk` (null: none) is downloaded, in words. */
 export function when(chunk) {
   if (chunk === null) return 'first load';
+  if (chunk === 'link') return 'when the address holds a link';
   if (chunk === 'quiz') return 'when the quiz opens';
   if (chunk === 'compare') return 'when the comparison opens';
   if (chunk === 'svg') return 'when a chart is saved as SVG';

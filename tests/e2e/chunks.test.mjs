@@ -1,7 +1,8 @@
-// The quiz, the chip comparison and the SVG export are separate wasm chunks
-// (scripts/build-wasm.sh): the calculator opens without them, each downloads
-// its chunk when opened (or when the pointer reaches its tab or summary), and
-// a failed download says so without breaking the page.
+// The quiz, the chip comparison, the SVG export and the link reader are
+// separate wasm chunks (scripts/build-wasm.sh): the calculator opens without
+// them, each downloads its chunk when opened (or when the pointer reaches its
+// tab or summary; the link reader with the app when the address holds a
+// link), and a failed download says so without breaking the page.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
@@ -15,8 +16,8 @@ serveAndLaunch((s, b) => {
   browser = b;
 });
 
-// split_quiz.wasm, split_compare.wasm, split_svg.wasm, and chunk_<n>.wasm:
-// code two of them use.
+// split_quiz.wasm, split_compare.wasm, split_svg.wasm, split_link.wasm, and
+// chunk_<n>.wasm: code two of them use.
 const isChunk = (url) => /\/(split|chunk)_[^/]*\.wasm$/.test(url);
 const of = (chunks, name) => chunks.filter((u) => u.includes(`/split_${name}.wasm`));
 
@@ -234,6 +235,106 @@ test('leaving the quiz before its chunk arrives breaks nothing; coming back show
     await page.click('[data-testid="tab-quiz"]');
     await page.waitForSelector('[data-testid="question"]');
     assert.equal(of(chunks, 'quiz').length, 1, `one download: ${chunks}`);
+    assert.deepEqual(errors, [], 'no uncaught error or panic');
+  } finally {
+    await context.close();
+  }
+});
+
+const LINK = '?v=1&chip=h100&sz=B:512,D:4096,F:4096';
+
+/** The chip menu's value and the B field's text. */
+const chipAndB = (page) => page.evaluate(() => ({
+  chip: document.querySelector('[data-testid="chip-select"]').value,
+  B: document.querySelector('[data-testid="field-size-B"]').value,
+}));
+
+test('opening a link downloads the link reader once, alongside the app, and shows the link', async () => {
+  const { context, page, chunks, errors } = await freshPage();
+  try {
+    await page.goto(server.url + LINK, { waitUntil: 'load' });
+    await waitForDraw(page, 'roofline-canvas');
+    assert.deepEqual(await chipAndB(page), { chip: 'h100', B: '512' });
+    // Preloaded by index.html with the shared chunks it needs, and that
+    // download is the one the app uses: one request per file.
+    assert.equal(of(chunks, 'link').length, 1, `one download: ${chunks}`);
+    assert.equal(new Set(chunks).size, chunks.length, `no file twice: ${chunks}`);
+    assert.equal(of(chunks, 'quiz').length, 0, `not the quiz: ${chunks}`);
+    assert.equal(await page.$('[data-testid="link-notices"]'), null, 'nothing wrong with this link');
+    assert.deepEqual(errors, [], 'no uncaught error or panic');
+  } finally {
+    await context.close();
+  }
+});
+
+test('a link whose reader cannot be downloaded opens on the defaults and says so', async () => {
+  const { context, page, errors } = await freshPage();
+  await page.route(/\/split_link\.wasm$/, (route) => route.abort('internetdisconnected'));
+  try {
+    await page.goto(server.url + LINK, { waitUntil: 'load' });
+    await waitForDraw(page, 'roofline-canvas');
+    const notices = page.locator('[data-testid="link-notices"]');
+    await notices.waitFor();
+    assert.match(await notices.innerText(), /could not download the part that reads links, so the defaults are shown: check the connection and reload the page/);
+    assert.equal(await notices.getAttribute('role'), 'alert');
+    assert.equal((await chipAndB(page)).chip, 'v5e', 'the default chip');
+    assert.deepEqual(await seriousAxeViolations(page), []);
+    // The link stays in the address, to be read on reload...
+    await page.waitForTimeout(300);
+    assert.equal(await page.evaluate(() => location.search), LINK);
+    // ...until the user changes something.
+    await stillComputes(page);
+    await page.waitForFunction(() => location.search.includes('B:4096'));
+    assert.deepEqual(errors, [], 'no uncaught error or panic');
+  } finally {
+    await context.close();
+  }
+});
+
+/**
+ * Opens the bare address and makes two history entries: B = 512, then, more
+ * than 1.5 s later (which makes a new entry), B = 2048.
+ */
+async function twoEntries(page) {
+    await page.goto(server.url, { waitUntil: 'load' });
+    await waitForDraw(page, 'roofline-canvas');
+    await page.fill('[data-testid="field-size-B"]', '512');
+    await page.waitForFunction(() => location.search.includes('B:512'));
+    // More than 1.5 s later a change makes a new entry.
+    await page.waitForTimeout(1700);
+    await page.fill('[data-testid="field-size-B"]', '2048');
+    await page.waitForFunction(() => location.search.includes('B:2048'));
+}
+
+test('back after opening the bare address reads the entry with the link reader, downloaded then', async () => {
+  const { context, page, chunks, errors } = await freshPage();
+  try {
+    await twoEntries(page);
+    assert.deepEqual(chunks, [], 'editing reads no link');
+    await page.goBack();
+    await page.waitForFunction(() => document.querySelector('[data-testid="field-size-B"]').value === '512');
+    assert.equal(of(chunks, 'link').length, 1, `one download: ${chunks}`);
+    await page.goForward();
+    await page.waitForFunction(() => document.querySelector('[data-testid="field-size-B"]').value === '2048');
+    assert.equal(of(chunks, 'link').length, 1, `no second download: ${chunks}`);
+    assert.deepEqual(errors, [], 'no uncaught error or panic');
+  } finally {
+    await context.close();
+  }
+});
+
+test('back to an entry whose reader cannot be downloaded keeps the page as it is and says so', async () => {
+  const { context, page, errors } = await freshPage();
+  await page.route(/\/split_link\.wasm$/, (route) => route.abort('internetdisconnected'));
+  try {
+    await twoEntries(page);
+    await page.goBack();
+    const notices = page.locator('[data-testid="link-notices"]');
+    await notices.waitFor();
+    assert.match(await notices.innerText(), /could not download the part that reads links, so the page still shows the previous entry/);
+    assert.equal((await chipAndB(page)).B, '2048', 'the page is as it was');
+    assert.ok(await page.evaluate(() => location.search.includes('B:512')), 'the address is the entry gone back to');
+    await stillComputes(page);
     assert.deepEqual(errors, [], 'no uncaught error or panic');
   } finally {
     await context.close();
