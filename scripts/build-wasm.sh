@@ -21,7 +21,8 @@
 #      chunks import the main module's memory, table and shared functions)
 #   -> scripts/short-names.mjs: short names for the imports and exports
 #      between the main module and its glue (about -5 KB gzip)
-#   -> wasm-opt -Oz on each wasm, terser on the JS (release)
+#   -> wasm-opt -Oz on each wasm, its functions ordered for gzip
+#      (scripts/gzip-order.mjs), terser on the JS (release)
 #   -> copied to <staging>/app-<hash>/, hash of the content (a new build never
 #      reuses a cached file), and index.html pointed at that folder.
 #
@@ -86,11 +87,15 @@ mkdir -p "$work/named"
 cp "$work/pkg"/*.wasm "$work/named/"
 
 if [ "$profile" = release ]; then
-  say "wasm-opt -Oz, terser"
+  say "wasm-opt -Oz, functions in gzip's order, terser"
   # The two custom sections say which tools and wasm features built the
-  # module; a browser does not read them (-0.3 KB gzip per file).
+  # module; a browser does not read them (-0.3 KB gzip per file). The
+  # target features go after gzip-order.mjs, whose wasm-opt reads them.
+  # gzip-order.mjs lays each wasm's functions out so that gzip finds more
+  # of each in the ones before it (about -4% gzip).
   for f in "$work/pkg"/*.wasm; do
-    wasm-opt -Oz --strip-producers --strip-target-features "$f" -o "$f"
+    wasm-opt -Oz --strip-producers "$f" -o "$f"
+    node scripts/gzip-order.mjs "$f" "$f"
   done
   # The JS glue, minified as Trunk minifies its own (about -2.3 KB gzip).
   for f in "$work/pkg"/*.js; do
