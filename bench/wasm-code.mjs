@@ -5,33 +5,17 @@
 // Sizes are before wasm-opt, so they are larger than what ships; the shares
 // are what this is for.
 import fs from 'node:fs';
-import { leb, readName as name, sections, skipImportDesc } from '../scripts/wasm-read.mjs';
+import { functionBodies, leb, readName as name, sections } from '../scripts/wasm-read.mjs';
 
 /**
  * Function bodies of the wasm in `buf`, in code order: [{ name, size, start }]
  * (`start`: the body's offset in `buf`, after its size).
  */
 export function functions(buf) {
-  let imported = 0;
-  const bodies = [];
+  const { imported, bodies } = functionBodies(buf);
   const names = new Map();
   for (const { id, start, end } of sections(buf)) {
-    if (id === 2) {
-      let [count, p] = leb(buf, start);
-      for (let i = 0; i < count; i++) {
-        p = name(buf, p)[1];
-        p = name(buf, p)[1];
-        if (buf[p] === 0) imported++;
-        p = skipImportDesc(buf, p);
-      }
-    } else if (id === 10) {
-      let [count, p] = leb(buf, start);
-      for (let i = 0; i < count; i++) {
-        const [len, q] = leb(buf, p);
-        bodies.push({ size: len, start: q });
-        p = q + len;
-      }
-    } else if (id === 0) {
+    if (id === 0) {
       const [section, p0] = name(buf, start);
       if (section === 'name') {
         let p = p0;

@@ -22,7 +22,7 @@
 // wasm can be ordered on its own.
 import fs from 'node:fs';
 import { execFileSync } from 'node:child_process';
-import { leb, readName, sections, skipImportDesc } from './wasm-read.mjs';
+import { functionBodies, readName, sections } from './wasm-read.mjs';
 
 const [input, output] = process.argv.slice(2);
 if (!input || !output) {
@@ -31,30 +31,14 @@ if (!input || !output) {
 }
 const buf = fs.readFileSync(input);
 
-// Imported functions (they come first in the index space), the bodies.
-let imported = 0;
-const bodies = [];
 for (const { id, start } of sections(buf)) {
   if (id === 0 && readName(buf, start)[0] === 'name') {
     throw new Error(`gzip-order: ${input} already has a name section`);
   }
-  if (id === 2) {
-    let [count, p] = leb(buf, start);
-    for (let i = 0; i < count; i++) {
-      p = readName(buf, p)[1];
-      p = readName(buf, p)[1];
-      if (buf[p] === 0) imported++;
-      p = skipImportDesc(buf, p);
-    }
-  } else if (id === 10) {
-    let [count, p] = leb(buf, start);
-    for (let i = 0; i < count; i++) {
-      const [len, q] = leb(buf, p);
-      bodies.push(buf.subarray(q, q + len));
-      p = q + len;
-    }
-  }
 }
+const found = functionBodies(buf);
+const { imported } = found;
+const bodies = found.bodies.map((b) => buf.subarray(b.start, b.start + b.size));
 
 /** The order: a permutation of body indices. */
 function order() {

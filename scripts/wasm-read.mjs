@@ -1,6 +1,7 @@
 // Reading a wasm module's binary format, for the scripts that look inside
-// one: scripts/short-names.mjs (renames imports and exports) and
-// bench/wasm-code.mjs (code size by crate).
+// one: scripts/short-names.mjs (renames imports and exports),
+// scripts/gzip-order.mjs (orders functions for gzip) and bench/wasm-code.mjs
+// (code size by crate).
 
 /** Reads an unsigned LEB128 at `pos`: [value, next position]. */
 export function leb(buf, pos) {
@@ -55,4 +56,34 @@ export function sections(buf) {
     pos = start + size;
   }
   return out;
+}
+
+/**
+ * The functions of the wasm in `buf`: `imported`, how many are imports
+ * (they come first in the index space), and `bodies`, each defined
+ * function's body as { start, size } (`start`: its offset in `buf`, after
+ * its size), in code order.
+ */
+export function functionBodies(buf) {
+  let imported = 0;
+  const bodies = [];
+  for (const { id, start } of sections(buf)) {
+    if (id === 2) {
+      let [count, p] = leb(buf, start);
+      for (let i = 0; i < count; i++) {
+        p = readName(buf, p)[1];
+        p = readName(buf, p)[1];
+        if (buf[p] === 0) imported++;
+        p = skipImportDesc(buf, p);
+      }
+    } else if (id === 10) {
+      let [count, p] = leb(buf, start);
+      for (let i = 0; i < count; i++) {
+        const [size, q] = leb(buf, p);
+        bodies.push({ start: q, size });
+        p = q + size;
+      }
+    }
+  }
+  return { imported, bodies };
 }
