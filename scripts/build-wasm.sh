@@ -93,8 +93,12 @@ if [ "$profile" = release ]; then
   # target features go after gzip-order.mjs, whose wasm-opt reads them.
   # gzip-order.mjs lays each wasm's functions out so that gzip finds more
   # of each in the ones before it (about -4% gzip).
+  # --low-memory-unused lets wasm-opt fold constant offsets into loads and
+  # stores: nothing lives in the first 1 KB of memory (rust-lld puts the
+  # stack first, growing down from 1 MiB to 0, and the data after it; only
+  # a stack nearly 1 MiB deep would reach it). About -1.2 KB gzip.
   for f in "$work/pkg"/*.wasm; do
-    wasm-opt -Oz --strip-producers "$f" -o "$f"
+    wasm-opt -Oz --low-memory-unused --strip-producers "$f" -o "$f"
     node scripts/gzip-order.mjs "$f" "$f"
   done
   # The JS glue, minified as Trunk minifies its own (about -2.3 KB gzip).
