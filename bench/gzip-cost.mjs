@@ -9,10 +9,12 @@
 // WASM defaults to the main module of the last release build, as named copy
 // (target/split/release/named/roofline-lab_bg.wasm); a chunk's copy
 // (split_quiz.wasm, ...) works the same. The copy is optimised here as the
-// build does it (wasm-opt -Oz, from npm binaryen), keeping its names, then
-// each function body is charged the bytes it adds to a deflate stream that
-// already holds the 32 KB before it (deflate's window). The costs add up to
-// about the gzip size of the code section. Printed: the N costliest
+// build does it (wasm-opt -Oz --low-memory-unused, from npm binaryen),
+// keeping its names, its functions are put in the order the build ships
+// them in (scripts/gzip-order.mjs), then each function body is charged the
+// bytes it adds to a deflate stream that already holds the 32 KB before it
+// (deflate's window). The costs add up to about the gzip size of the code
+// section. Printed: the N costliest
 // functions (default 40; names demangled when llvm-cxxfilt is installed) and
 // the cost by crate.
 import fs from 'node:fs';
@@ -22,6 +24,7 @@ import zlib from 'node:zlib';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { crateOf, functions } from './wasm-code.mjs';
+import { gzipOrder } from '../scripts/gzip-order.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -39,18 +42,26 @@ if (!fs.existsSync(input) || !Number.isInteger(top) || top < 0) {
 const features = ['bulk-memory', 'nontrapping-float-to-int', 'sign-ext', 'mutable-globals', 'reference-types', 'multivalue'];
 const optimised = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'gzip-cost-')), 'named.wasm');
 execFileSync(path.join(root, 'node_modules', '.bin', 'wasm-opt'), [
-  '-Oz', '--debuginfo', ...features.map((f) => `--enable-${f}`), input, '-o', optimised,
+  '-Oz', '--low-memory-unused', '--debuginfo', ...features.map((f) => `--enable-${f}`), input, '-o', optimised,
 ], { stdio: ['ignore', 'ignore', 'pipe'] });
 const buf = fs.readFileSync(optimised);
 fs.rmSync(path.dirname(optimised), { recursive: true });
 
 const WINDOW = 32 * 1024;
-const deflated = (from, to) => zlib.deflateRawSync(buf.subarray(from, to), { level: 9 }).length;
 const fns = functions(buf);
-const codeStart = fns.length ? fns[0].start : 0;
+// The bodies one after another in the order the build ships them.
+const bodies = fns.map((f) => buf.subarray(f.start, f.start + f.size));
+const order = gzipOrder(bodies);
+const code = Buffer.concat(order.map((i) => bodies[i]));
+let at = 0;
+for (const i of order) {
+  fns[i].at = at;
+  at += fns[i].size;
+}
+const deflated = (from, to) => zlib.deflateRawSync(code.subarray(from, to), { level: 9 }).length;
 for (const f of fns) {
-  const from = Math.max(codeStart, f.start - WINDOW);
-  f.cost = deflated(from, f.start + f.size) - deflated(from, f.start);
+  const from = Math.max(0, f.at - WINDOW);
+  f.cost = deflated(from, f.at + f.size) - deflated(from, f.at);
 }
 
 const demangle = (names) => {

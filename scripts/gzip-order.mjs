@@ -21,27 +21,17 @@
 // module through its table and exports, not by function index, so each
 // wasm can be ordered on its own.
 import fs from 'node:fs';
+import path from 'node:path';
 import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { functionBodies, readName, sections } from './wasm-read.mjs';
 
-const [input, output] = process.argv.slice(2);
-if (!input || !output) {
-  console.error('usage: node scripts/gzip-order.mjs <in.wasm> <out.wasm>');
-  process.exit(2);
-}
-const buf = fs.readFileSync(input);
-
-for (const { id, start } of sections(buf)) {
-  if (id === 0 && readName(buf, start)[0] === 'name') {
-    throw new Error(`gzip-order: ${input} already has a name section`);
-  }
-}
-const found = functionBodies(buf);
-const { imported } = found;
-const bodies = found.bodies.map((b) => buf.subarray(b.start, b.start + b.size));
-
-/** The order: a permutation of body indices. */
-function order() {
+/**
+ * The order for gzip of function `bodies` (Buffers): a permutation of their
+ * indices. Also used by bench/gzip-cost.mjs, to charge each function in the
+ * order that ships.
+ */
+export function gzipOrder(bodies) {
   const n = bodies.length;
   // Each body's distinct 4-byte sequences, and for each sequence the bodies
   // that hold it.
@@ -83,36 +73,57 @@ function order() {
   }
 }
 
-const uleb = (v) => {
-  const out = [];
-  do {
-    let b = v & 0x7f;
-    v = Math.floor(v / 128);
-    if (v) b |= 0x80;
-    out.push(b);
-  } while (v);
-  return Buffer.from(out);
-};
-const str = (s) => Buffer.concat([uleb(Buffer.byteLength(s)), Buffer.from(s)]);
+function main() {
+  const [input, output] = process.argv.slice(2);
+  if (!input || !output) {
+    console.error('usage: node scripts/gzip-order.mjs <in.wasm> <out.wasm>');
+    process.exit(2);
+  }
+  const buf = fs.readFileSync(input);
 
-const rank = new Array(bodies.length);
-order().forEach((body, place) => {
-  rank[body] = place;
-});
-const width = String(bodies.length).length;
-const entries = rank.map((r, i) => Buffer.concat([uleb(imported + i), str(`f${String(r).padStart(width, '0')}`)]));
-const functionNames = Buffer.concat([uleb(bodies.length), ...entries]);
-const payload = Buffer.concat([str('name'), Buffer.from([1]), uleb(functionNames.length), functionNames]);
-const named = Buffer.concat([buf, Buffer.from([0]), uleb(payload.length), payload]);
+  for (const { id, start } of sections(buf)) {
+    if (id === 0 && readName(buf, start)[0] === 'name') {
+      throw new Error(`gzip-order: ${input} already has a name section`);
+    }
+  }
+  const found = functionBodies(buf);
+  const { imported } = found;
+  const bodies = found.bodies.map((b) => buf.subarray(b.start, b.start + b.size));
 
-const tmp = `${output}.named.wasm`;
-fs.writeFileSync(tmp, named);
-try {
-  // The features come from the module's target_features section, which the
-  // build strips only after this step.
-  execFileSync('wasm-opt', [tmp, '--reorder-functions-by-name', '--strip-debug', '--strip-target-features', '-o', output], {
-    stdio: 'inherit',
+  const uleb = (v) => {
+    const out = [];
+    do {
+      let b = v & 0x7f;
+      v = Math.floor(v / 128);
+      if (v) b |= 0x80;
+      out.push(b);
+    } while (v);
+    return Buffer.from(out);
+  };
+  const str = (s) => Buffer.concat([uleb(Buffer.byteLength(s)), Buffer.from(s)]);
+
+  const rank = new Array(bodies.length);
+  gzipOrder(bodies).forEach((body, place) => {
+    rank[body] = place;
   });
-} finally {
-  fs.rmSync(tmp, { force: true });
+  const width = String(bodies.length).length;
+  const entries = rank.map((r, i) => Buffer.concat([uleb(imported + i), str(`f${String(r).padStart(width, '0')}`)]));
+  const functionNames = Buffer.concat([uleb(bodies.length), ...entries]);
+  const payload = Buffer.concat([str('name'), Buffer.from([1]), uleb(functionNames.length), functionNames]);
+  const named = Buffer.concat([buf, Buffer.from([0]), uleb(payload.length), payload]);
+
+  const tmp = `${output}.named.wasm`;
+  fs.writeFileSync(tmp, named);
+  try {
+    // The features come from the module's target_features section, which the
+    // build strips only after this step.
+    const wasmOpt = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'node_modules', '.bin', 'wasm-opt');
+    execFileSync(wasmOpt, [tmp, '--reorder-functions-by-name', '--strip-debug', '--strip-target-features', '-o', output], {
+      stdio: 'inherit',
+    });
+  } finally {
+    fs.rmSync(tmp, { force: true });
+  }
 }
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main();
