@@ -40,8 +40,8 @@ pub fn unread(instead: &str) -> Notice {
     Notice {
         param: String::new(),
         message: format!(
-            "the app could not download the part that reads links, so {instead}: \
-             check the connection and reload the page"
+            "none could be read: the app could not download the part that reads \
+             links, so {instead}; check the connection and reload the page"
         ),
     }
 }

@@ -275,7 +275,7 @@ test('a link whose reader cannot be downloaded opens on the defaults and says so
     await waitForDraw(page, 'roofline-canvas');
     const notices = page.locator('[data-testid="link-notices"]');
     await notices.waitFor();
-    assert.match(await notices.innerText(), /could not download the part that reads links, so the defaults are shown: check the connection and reload the page/);
+    assert.match(await notices.innerText(), /none could be read: the app could not download the part that reads links, so the defaults are shown; check the connection and reload the page/);
     assert.equal(await notices.getAttribute('role'), 'alert');
     assert.equal((await chipAndB(page)).chip, 'v5e', 'the default chip');
     assert.deepEqual(await seriousAxeViolations(page), []);
@@ -331,7 +331,7 @@ test('back to an entry whose reader cannot be downloaded keeps the page as it is
     await page.goBack();
     const notices = page.locator('[data-testid="link-notices"]');
     await notices.waitFor();
-    assert.match(await notices.innerText(), /could not download the part that reads links, so the page still shows the previous entry/);
+    assert.match(await notices.innerText(), /none could be read: the app could not download the part that reads links, so the page still shows the previous entry; check the connection/);
     assert.equal((await chipAndB(page)).B, '2048', 'the page is as it was');
     assert.ok(await page.evaluate(() => location.search.includes('B:512')), 'the address is the entry gone back to');
     await stillComputes(page);
