@@ -9,7 +9,7 @@
 // WASM defaults to the main module of the last release build, as named copy
 // (target/split/release/named/roofline-lab_bg.wasm); a chunk's copy
 // (split_quiz.wasm, ...) works the same. The copy is optimised here as the
-// build does it (wasm-opt -Oz --low-memory-unused, from npm binaryen),
+// build does it (wasm-opt -O2 --low-memory-unused, from npm binaryen),
 // keeping its names, its functions are put in the order the build ships
 // them in (scripts/gzip-order.mjs), then each function body is charged the
 // bytes it adds to a deflate stream that already holds the 32 KB before it
@@ -42,7 +42,7 @@ if (!fs.existsSync(input) || !Number.isInteger(top) || top < 0) {
 const features = ['bulk-memory', 'nontrapping-float-to-int', 'sign-ext', 'mutable-globals', 'reference-types', 'multivalue'];
 const optimised = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'gzip-cost-')), 'named.wasm');
 execFileSync(path.join(root, 'node_modules', '.bin', 'wasm-opt'), [
-  '-Oz', '--low-memory-unused', '--debuginfo', ...features.map((f) => `--enable-${f}`), input, '-o', optimised,
+  '-O2', '--low-memory-unused', '--debuginfo', ...features.map((f) => `--enable-${f}`), input, '-o', optimised,
 ], { stdio: ['ignore', 'ignore', 'pipe'] });
 const buf = fs.readFileSync(optimised);
 fs.rmSync(path.dirname(optimised), { recursive: true });

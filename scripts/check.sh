@@ -32,7 +32,7 @@ CHROMEDRIVER=/usr/bin/chromedriver \
 WASM_BINDGEN_TEST_TIMEOUT=120 \
   cargo test --target wasm32-unknown-unknown -p roofline-lab --test wasm_canvas --test wasm_parse --locked
 
-step "release build (trunk, std built for size, wasm-opt -Oz)"
+step "release build (trunk, std built for size, wasm-opt -O2, gzip order)"
 bash scripts/trunk-release.sh build --release
 
 step "size budget"

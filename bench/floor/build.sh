@@ -2,7 +2,7 @@
 # The size floor: builds the three apps in bench/floor/src/bin with the app's
 # release settings (scripts/trunk-release.sh: std built for size, no Debug
 # formatting or panic locations, erase_components; opt-level z, LTO;
-# linked by scripts/link-wasm.sh without wasm-streams' exports; wasm-bindgen, short import and export names, wasm-opt -Oz from npm
+# linked by scripts/link-wasm.sh without wasm-streams' exports; wasm-bindgen, short import and export names, wasm-opt -O2 --low-memory-unused from npm
 # binaryen 132 without the custom sections, functions in gzip's order
 # (scripts/gzip-order.mjs), terser on the glue) and
 # prints each one's gzip size. The app's first load is these plus
@@ -31,7 +31,7 @@ for app in "${apps[@]}"; do
   wasm-bindgen --target web --no-typescript --out-name "$app" --out-dir "$d" \
     "$CARGO_TARGET_DIR/wasm32-unknown-unknown/release/$app.wasm"
   node "$root/scripts/short-names.mjs" "$d" "$app" 2>/dev/null
-  wasm-opt -Oz --strip-producers "$d/${app}_bg.wasm" -o "$d/${app}_bg.wasm"
+  wasm-opt -O2 --low-memory-unused --strip-producers "$d/${app}_bg.wasm" -o "$d/${app}_bg.wasm"
   node "$root/scripts/gzip-order.mjs" "$d/${app}_bg.wasm" "$d/${app}_bg.wasm"
   terser "$d/$app.js" --module --compress --mangle --output "$d/$app.js"
   w=$(gz "$d/${app}_bg.wasm")
