@@ -25,7 +25,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { functionBodies, readName, sections } from './wasm-read.mjs';
+import { encName, functionBodies, readName, sections, uleb } from './wasm-read.mjs';
 
 /**
  * The order for gzip of function `bodies` (Buffers): a permutation of their
@@ -129,26 +129,14 @@ function main() {
   const { imported } = found;
   const bodies = found.bodies.map((b) => buf.subarray(b.start, b.start + b.size));
 
-  const uleb = (v) => {
-    const out = [];
-    do {
-      let b = v & 0x7f;
-      v = Math.floor(v / 128);
-      if (v) b |= 0x80;
-      out.push(b);
-    } while (v);
-    return Buffer.from(out);
-  };
-  const str = (s) => Buffer.concat([uleb(Buffer.byteLength(s)), Buffer.from(s)]);
-
   const rank = new Array(bodies.length);
   gzipOrder(bodies).forEach((body, place) => {
     rank[body] = place;
   });
   const width = String(bodies.length).length;
-  const entries = rank.map((r, i) => Buffer.concat([uleb(imported + i), str(`f${String(r).padStart(width, '0')}`)]));
+  const entries = rank.map((r, i) => Buffer.concat([uleb(imported + i), encName(`f${String(r).padStart(width, '0')}`)]));
   const functionNames = Buffer.concat([uleb(bodies.length), ...entries]);
-  const payload = Buffer.concat([str('name'), Buffer.from([1]), uleb(functionNames.length), functionNames]);
+  const payload = Buffer.concat([encName('name'), Buffer.from([1]), uleb(functionNames.length), functionNames]);
   const named = Buffer.concat([buf, Buffer.from([0]), uleb(payload.length), payload]);
 
   const tmp = `${output}.named.wasm`;

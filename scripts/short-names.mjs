@@ -21,7 +21,7 @@
 // where it expects it (a wasm-bindgen upgrade that changed the glue).
 import fs from 'node:fs';
 import path from 'node:path';
-import { leb, readName, sections, skipImportDesc } from './wasm-read.mjs';
+import { encName, leb, readName, sections, skipImportDesc, uleb } from './wasm-read.mjs';
 
 const [dir, outName] = process.argv.slice(2);
 if (!dir || !outName) {
@@ -36,24 +36,6 @@ const glueModule = `./${outName}_bg.js`;
 const fail = (msg) => {
   console.error(`short-names: ${msg}`);
   process.exit(1);
-};
-
-/** Encodes `n` as an unsigned LEB128. */
-function uleb(n) {
-  const out = [];
-  do {
-    let b = n % 128;
-    n = Math.floor(n / 128);
-    if (n > 0) b |= 0x80;
-    out.push(b);
-  } while (n > 0);
-  return Buffer.from(out);
-}
-
-/** A length-prefixed UTF-8 name. */
-const encName = (s) => {
-  const b = Buffer.from(s, 'utf8');
-  return Buffer.concat([uleb(b.length), b]);
 };
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';

@@ -1,5 +1,5 @@
-// Reading a wasm module's binary format, for the scripts that look inside
-// one: scripts/short-names.mjs (renames imports and exports),
+// Reading (and writing the few pieces they rewrite of) a wasm module's
+// binary format, for the scripts that look inside one: scripts/short-names.mjs (renames imports and exports),
 // scripts/gzip-order.mjs (orders functions for gzip) and bench/wasm-code.mjs
 // (code size by crate).
 
@@ -13,6 +13,24 @@ export function leb(buf, pos) {
     if ((b & 0x80) === 0) return [value, pos];
     shift += 7;
   }
+}
+
+/** Encodes `n` as an unsigned LEB128. */
+export function uleb(n) {
+  const out = [];
+  do {
+    let b = n % 128;
+    n = Math.floor(n / 128);
+    if (n > 0) b |= 0x80;
+    out.push(b);
+  } while (n > 0);
+  return Buffer.from(out);
+}
+
+/** Encodes `s` as a length-prefixed UTF-8 name. */
+export function encName(s) {
+  const b = Buffer.from(s, 'utf8');
+  return Buffer.concat([uleb(b.length), b]);
 }
 
 /** Reads a length-prefixed UTF-8 name at `pos`: [string, next position]. */
