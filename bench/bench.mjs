@@ -6,7 +6,8 @@
 //   node bench/bench.mjs --compare A.json B.json   print B minus A
 //
 // Figures:
-//   - gzip size (level 9) of each html/js/wasm/css file in DIST, the first
+//   - gzip size (of the gzip copy the build ships, FILE.gz; zlib level 9
+//     for a file without one) of each html/js/wasm/css file in DIST, the first
 //     load (all but the chunks) and each chunk (tests/sizes.mjs, as
 //     tests/size-budget.mjs counts them), and the code of the main module
 //     and the quiz chunk by crate (bench/wasm-code.mjs, after wasm-bindgen,

@@ -91,7 +91,8 @@ else
 fi
 
 # 5. npm packages from the lockfile: playwright-core, axe-core, binaryen 132,
-#    terser (minifies the JS glue in release builds).
+#    terser (minifies the JS glue in release builds), @gfx/zopfli (the
+#    release build's gzip copies, scripts/precompress.mjs).
 command -v npm >/dev/null || fail "node and npm (Node 20)"
 npm_current() {
   node -e '

@@ -1,5 +1,6 @@
 // Size budget: the gzip transfer of the release build in dist/ (counted by
-// tests/sizes.mjs). Prints each file's raw and gzip size, then the totals:
+// tests/sizes.mjs, from the gzip copy of each file the build ships).
+// Prints each file's raw and gzip size, then the totals:
 //   first load  what opening the page downloads (html with its inlined css,
 //               the js, the calculator's wasm);
 //   link load   what opening an address with a link downloads: the first
@@ -8,11 +9,12 @@
 //               (split_link.wasm: reading a link; split_quiz.wasm: the quiz;
 //               split_compare.wasm: the chip comparison; split_svg.wasm:
 //               saving a chart as SVG; see scripts/build-wasm.sh).
-// Fails with the numbers when the first load, the link load or a chunk is
-// above its enforced limit in tests/size-budget.json, when the link, quiz,
-// compare or svg chunk is missing (its code went back into the first load)
-// or a chunk has no limit, and reports the distance to the target. The
-// shared chunks (code two split chunks use) may be absent.
+// Fails with the numbers when a file has no gzip copy; when the first
+// load, the link load or a chunk is above its enforced limit in
+// tests/size-budget.json; when the link, quiz, compare or svg chunk is
+// missing (its code went back into the first load); or when a chunk has
+// no limit. Reports the distance to the target. The shared chunks (code
+// two split chunks use) may be absent.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,8 +44,11 @@ console.log(
     `opening a link ${kb(m.link_load_gzip)} KB (limit ${kb(linkLimit)} KB); ` +
     `${chunkText}; all ${kb(m.total_gzip)} KB`,
 );
+console.log(`(the first load at zlib level 9, without the build's zopfli copies: ${kb(m.first_load_zlib9)} KB)`);
 if (m.first_load_gzip > target) console.log(`first load still ${kb(m.first_load_gzip - target)} KB above the target`);
 const over = [];
+const bare = m.files.filter((f) => !f.shipped).map((f) => f.name);
+if (bare.length) over.push(`no gzip copy (FILE.gz) of ${bare.join(', ')}: not a release build (bash scripts/trunk-release.sh build --release)`);
 if (m.first_load_gzip > limit) over.push(`first load over the enforced limit by ${kb(m.first_load_gzip - limit)} KB`);
 if (m.link_load_gzip > linkLimit) over.push(`opening a link over its limit by ${kb(m.link_load_gzip - linkLimit)} KB`);
 if (m.link_load_gzip <= m.first_load_gzip && m.chunks_gzip.link !== undefined) {

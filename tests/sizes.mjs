@@ -1,10 +1,16 @@
 // The release build's sizes, as the size budget (tests/size-budget.mjs) and
 // the benchmark (bench/bench.mjs) both count them: every html/js/wasm/css
-// file under dist/, raw and gzip (level 9), split into what opening the page
+// file under dist/, raw and gzip, split into what opening the page
 // downloads and the chunks it downloads only when they are first needed
 // (split_link.wasm when the address holds a link to read, split_quiz.wasm
 // when the quiz opens, split_compare.wasm when the chip comparison opens,
 // split_svg.wasm when a chart is saved as SVG; see scripts/build-wasm.sh).
+//
+// A file's gzip size is that of the gzip copy the build ships next to it
+// (FILE.gz, zopfli: scripts/precompress.mjs), which a host serves as it
+// is; it must inflate to the file, byte for byte. A file without one (a
+// debug build) counts as node's zlib at level 9 would send it. `zlib9` is
+// that figure for every file, to compare with builds before the copies.
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -33,11 +39,13 @@ function walk(dir, d = dir) {
 }
 
 /**
- * Sizes of the build in `dir`: `files` ({ name, raw, gzip, chunk }),
- * `first_load_gzip`, `link_load_gzip` (the first load of an address with a
- * query: with the link chunk and the shared chunks it needs), `chunks_gzip`
- * ({ quiz: bytes, compare: bytes, ... }) and `total_gzip` (everything).
- * Throws when there is no build.
+ * Sizes of the build in `dir`: `files` ({ name, raw, gzip, zlib9, shipped,
+ * chunk }: `shipped` when the build wrote its gzip copy),
+ * `first_load_gzip`, `first_load_zlib9` (the same files at zlib level 9),
+ * `link_load_gzip` (the first load of an address with a query: with the
+ * link chunk and the shared chunks it needs), `chunks_gzip` ({ quiz:
+ * bytes, compare: bytes, ... }) and `total_gzip` (everything).
+ * Throws when there is no build, or a gzip copy is stale.
  */
 export function measure(dir) {
   const names = walk(dir);
@@ -46,7 +54,18 @@ export function measure(dir) {
   }
   const files = names.map((name) => {
     const raw = fs.readFileSync(path.join(dir, name));
-    return { name, raw: raw.length, gzip: zlib.gzipSync(raw, { level: 9 }).length, chunk: chunkOf(name) };
+    const zlib9 = zlib.gzipSync(raw, { level: 9 }).length;
+    const gzFile = path.join(dir, `${name}.gz`);
+    let gzip = zlib9;
+    const shipped = fs.existsSync(gzFile);
+    if (shipped) {
+      const gz = fs.readFileSync(gzFile);
+      if (!zlib.gunzipSync(gz).equals(raw)) {
+        throw new Error(`${name}.gz does not inflate to ${name}: a stale gzip copy (rebuild)`);
+      }
+      gzip = gz.length;
+    }
+    return { name, raw: raw.length, gzip, zlib9, shipped, chunk: chunkOf(name) };
   });
   const first = files.filter((f) => f.chunk === null).reduce((a, f) => a + f.gzip, 0);
   const chunks = {};
@@ -59,7 +78,15 @@ export function measure(dir) {
   const link = first + files
     .filter((f) => linkFiles.includes(path.basename(f.name)))
     .reduce((a, f) => a + f.gzip, 0);
-  return { files, first_load_gzip: first, link_load_gzip: link, chunks_gzip: chunks, total_gzip: total };
+  const firstZlib9 = files.filter((f) => f.chunk === null).reduce((a, f) => a + f.zlib9, 0);
+  return {
+    files,
+    first_load_gzip: first,
+    first_load_zlib9: firstZlib9,
+    link_load_gzip: link,
+    chunks_gzip: chunks,
+    total_gzip: total,
+  };
 }
 
 /** When a file of chunk `chunk` (null: none) is downloaded, in words. */

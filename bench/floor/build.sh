@@ -4,7 +4,7 @@
 # formatting or panic locations, erase_components; opt-level z, LTO;
 # linked by scripts/link-wasm.sh without wasm-streams' exports; wasm-bindgen, short import and export names, wasm-opt -O2 --low-memory-unused from npm
 # binaryen 132 without the custom sections, functions in gzip's order
-# (scripts/gzip-order.mjs), terser on the glue) and
+# (scripts/gzip-order.mjs), terser on the glue, zopfli's gzip copies) and
 # prints each one's gzip size. The app's first load is these plus
 # everything Roofline Lab itself does. Needs `bash scripts/setup.sh` first
 # (npm tools); usage: bash bench/floor/build.sh
@@ -21,9 +21,9 @@ export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER="$root/scripts/link-wasm.sh"
 apps=(hello form chart)
 cargo build --release --target wasm32-unknown-unknown --locked "${apps[@]/#/--bin=}" >&2
 out="$CARGO_TARGET_DIR/out"
-# gzip level 9 as the size budget counts it (tests/sizes.mjs: node's zlib,
-# which gives a few percent more than GNU gzip on some wasm).
-gz() { node -e 'console.log(require("zlib").gzipSync(require("fs").readFileSync(process.argv[1]), { level: 9 }).length)' "$1"; }
+# gzip as the size budget counts it (tests/sizes.mjs): the zopfli copy the
+# release build ships (scripts/precompress.mjs).
+gz() { stat -c %s "$1.gz"; }
 printf '%-6s %10s %10s %10s %12s\n' app 'wasm raw' 'wasm gzip' 'js gzip' 'total gzip'
 for app in "${apps[@]}"; do
   d="$out/$app"
@@ -34,6 +34,7 @@ for app in "${apps[@]}"; do
   wasm-opt -O2 --low-memory-unused --strip-producers "$d/${app}_bg.wasm" -o "$d/${app}_bg.wasm"
   node "$root/scripts/gzip-order.mjs" "$d/${app}_bg.wasm" "$d/${app}_bg.wasm"
   terser "$d/$app.js" --module --compress --mangle --output "$d/$app.js"
+  node "$root/scripts/precompress.mjs" "$d"
   w=$(gz "$d/${app}_bg.wasm")
   j=$(gz "$d/$app.js")
   awk -v a="$app" -v r="$(stat -c %s "$d/${app}_bg.wasm")" -v w="$w" -v j="$j" \

@@ -26,11 +26,22 @@ const TYPES = {
 
 const COMPRESSIBLE = new Set(['.html', '.js', '.wasm', '.css', '.svg', '.json']);
 const gzipCache = new Map();
-/** gzip (level 9, as tests/size-budget.mjs counts) of `body`, cached per file and content. */
+/**
+ * The gzip of `body`, read from `file`: the build's copy, FILE.gz, if it
+ * inflates to `body` (as tests/sizes.mjs counts it), else zlib at level 9;
+ * cached per file and content.
+ */
 function gzipped(file, body) {
   const hit = gzipCache.get(file);
   if (hit && hit.raw.equals(body)) return hit.gz;
-  const gz = zlib.gzipSync(body, { level: 9 });
+  let gz = null;
+  try {
+    gz = fs.readFileSync(`${file}.gz`);
+    if (!zlib.gunzipSync(gz).equals(body)) gz = null;
+  } catch {
+    gz = null;
+  }
+  gz ??= zlib.gzipSync(body, { level: 9 });
   gzipCache.set(file, { raw: body, gz });
   return gz;
 }
@@ -61,8 +72,10 @@ export async function startServer(dir = path.join(root, 'dist')) {
         'cache-control': 'no-cache',
         vary: 'accept-encoding',
       };
-      // Like any static host, send text and wasm gzipped to a client that
-      // accepts it, so Lighthouse's simulated network sees real transfer sizes.
+      // Like a static host, send text and wasm gzipped to a client that
+      // accepts it, so Lighthouse's simulated network sees real transfer
+      // sizes: the build's own gzip copy (FILE.gz, scripts/precompress.mjs)
+      // when there is one, as a host with precompressed files does.
       if (COMPRESSIBLE.has(ext) && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '')) {
         body = gzipped(file, body);
         headers['content-encoding'] = 'gzip';
