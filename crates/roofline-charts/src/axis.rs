@@ -5,7 +5,9 @@
 //! axis with fixed decade ticks, and a linear axis for the batch chart's
 //! linear view), so every one of those functions was in the wasm twice.
 //! [`Axis`] is both, chosen at run time, and maps values exactly as
-//! plotters' log and linear axes do.
+//! plotters' log and linear axes do. Its ticks are its own: at decades on
+//! a log axis, at round numbers on a linear one ([`round_ticks`]; plotters'
+//! own linear ticks would bring libm's `pow`, 1.2 KB of the gzipped wasm).
 
 use std::ops::Range;
 
@@ -13,6 +15,7 @@ use plotters::coord::ranged1d::{KeyPointHint, NoDefaultFormatting, Ranged, Value
 use plotters::coord::types::RangedCoordf64;
 
 use roofline_core::format;
+use roofline_core::num::pow10;
 
 use crate::roofline::decades;
 
@@ -27,8 +30,8 @@ pub(crate) enum TickText {
     SciOrZero,
 }
 
-/// A log axis with a tick at each decade, or a linear axis with plotters'
-/// round-number ticks.
+/// A log axis with a tick at each decade, or a linear axis with ticks at
+/// round numbers.
 pub(crate) struct Axis {
     /// The linear map of the value, or of its natural log on a log axis.
     linear: RangedCoordf64,
@@ -80,13 +83,36 @@ impl Ranged for Axis {
             // Bold lines at the decades, no light lines between them.
             Some(_) if hint.weight().allow_light_points() => Vec::new(),
             Some(d) => d.clone(),
-            None => self.linear.key_points(hint),
+            None => round_ticks(self.range.start, self.range.end, hint.max_num_points()),
         }
     }
 
     fn range(&self) -> Range<f64> {
         self.range.clone()
     }
+}
+
+/// Ticks at the whole multiples of a round step (1, 2 or 5 times a power
+/// of ten) in `lo..=hi`: the smallest such step that gives at most `max`
+/// of them. Each tick is its multiple times the step, so none carries the
+/// error of a running sum. Empty for an empty or non-finite range.
+pub(crate) fn round_ticks(lo: f64, hi: f64, max: usize) -> Vec<f64> {
+    if !(lo.is_finite() && hi.is_finite() && hi > lo) || max == 0 {
+        return Vec::new();
+    }
+    // A step a decade below the span per tick is too small; ten decades
+    // up is always large enough (its one multiple in range, if any).
+    let first = ((hi - lo) / max as f64).log10().floor() - 1.0;
+    for e in 0..12 {
+        for m in [1.0, 2.0, 5.0] {
+            let step = m * pow10(first + f64::from(e));
+            let (a, b) = ((lo / step).ceil(), (hi / step).floor());
+            if b - a + 1.0 <= max as f64 {
+                return (a as i64..=b as i64).map(|k| k as f64 * step).collect();
+            }
+        }
+    }
+    Vec::new()
 }
 
 impl ValueFormatter<f64> for Axis {
@@ -141,7 +167,12 @@ mod tests {
                 assert_eq!(ours.map(&v, limit), theirs.map(&v, limit));
             }
         }
+        // The same round ticks as plotters' linear axis.
         assert_eq!(ours.key_points(6usize), theirs.key_points(6usize));
+        assert_eq!(
+            ours.key_points(6usize),
+            [0.0, 1000.0, 2000.0, 3000.0, 4000.0]
+        );
         assert_eq!(
             ours.key_points(LightPoints::new(6, 60)),
             theirs.key_points(LightPoints::new(6, 60))
@@ -150,5 +181,50 @@ mod tests {
         let y = Axis::linear(0.0, 2.0e14, TickText::SciOrZero);
         assert_eq!(y.format_ext(&0.0), "0");
         assert_eq!(y.format_ext(&1.5e14), format::sci(1.5e14));
+    }
+
+    #[test]
+    fn round_ticks_by_hand() {
+        assert_eq!(
+            round_ticks(0.0, 10.0, 11),
+            (0..=10).map(f64::from).collect::<Vec<_>>()
+        );
+        assert_eq!(round_ticks(0.0, 10.0, 6), [0.0, 2.0, 4.0, 6.0, 8.0, 10.0]);
+        assert_eq!(round_ticks(0.0, 10.0, 5), [0.0, 5.0, 10.0]);
+        assert_eq!(round_ticks(0.0, 2.0e14, 6), [0.0, 5e13, 1e14, 1.5e14, 2e14]);
+        assert_eq!(round_ticks(3.0, 97.0, 6), [20.0, 40.0, 60.0, 80.0]);
+        assert_eq!(round_ticks(0.0, 1.0, 3), [0.0, 0.5, 1.0]);
+        assert_eq!(round_ticks(7.0, 8.0, 1), [8.0]);
+        assert!(round_ticks(1.0, 1.0, 6).is_empty());
+        assert!(round_ticks(0.0, f64::INFINITY, 6).is_empty());
+        assert!(round_ticks(0.0, 1.0, 0).is_empty());
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn round_ticks_fit_and_are_round(
+            lo in -1e6f64..1e6,
+            span in 1e-3f64..1e9,
+            max in 1usize..40,
+        ) {
+            let hi = lo + span;
+            let t = round_ticks(lo, hi, max);
+            proptest::prop_assert!(t.len() <= max);
+            for w in t.windows(2) {
+                proptest::prop_assert!(w[1] > w[0]);
+            }
+            for v in &t {
+                proptest::prop_assert!(*v >= lo - span * 1e-12 && *v <= hi + span * 1e-12);
+            }
+            // A step of 1, 2 or 5 times a power of ten.
+            if t.len() >= 2 {
+                let step = t[1] - t[0];
+                let mant = step / pow10(step.log10().floor());
+                proptest::prop_assert!(
+                    [1.0, 2.0, 5.0, 10.0].iter().any(|m| (mant - m).abs() < 1e-6),
+                    "step {}", step
+                );
+            }
+        }
     }
 }

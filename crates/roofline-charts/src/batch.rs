@@ -7,6 +7,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, VPos};
 
 use roofline_core::analysis::{CriticalSize, Scenario};
+use roofline_core::num::pow10;
 use roofline_core::small::Join;
 use roofline_core::sweep::{lin_space, log_space, Sweep};
 use roofline_core::{format, CoreError};
@@ -96,9 +97,9 @@ pub fn batch_for(
         crossings.push(c);
     }
     let hi = if log {
-        10f64.powf(hi.log10().ceil()).min(1e12)
+        pow10(hi.log10().ceil()).min(1e12)
     } else {
-        let step = 10f64.powf(hi.log10().floor());
+        let step = pow10(hi.log10().floor());
         ((hi / 2.0 / step).ceil() * step).min(1e12)
     };
     let x_range = (1.0, hi);
@@ -240,8 +241,8 @@ pub fn draw_batch<DB: DrawingBackend>(
     // Log: decades around the data; linear: from zero, the roof a little
     // below the top.
     let (x, y, ylo, yhi, n_labels) = if chart.log {
-        let ylo = 10f64.powf(ymin.log10().floor());
-        let yhi = 10f64.powf((chart.peak.log10() + 0.35).ceil());
+        let ylo = pow10(ymin.log10().floor());
+        let yhi = pow10((chart.peak.log10() + 0.35).ceil());
         check_log_range("throughputs", ylo, yhi)?;
         check_log_range("sizes", xlo, xhi)?;
         (Axis::log(xlo, xhi), Axis::log(ylo, yhi), ylo, yhi, 10)

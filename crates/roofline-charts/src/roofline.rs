@@ -5,6 +5,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use roofline_core::format;
+use roofline_core::num::pow10;
 use roofline_core::roofline::attained;
 use roofline_core::small::Join;
 
@@ -57,8 +58,8 @@ impl RooflineChart {
             .iter()
             .map(|l| attained(self.peak, l.bandwidth, self.x_range.0))
             .fold(self.peak, f64::min);
-        let lo = 10f64.powf(lo.log10().floor());
-        let hi = 10f64.powf((self.peak.log10() + 0.35).ceil());
+        let lo = pow10(lo.log10().floor());
+        let hi = pow10((self.peak.log10() + 0.35).ceil());
         (lo, hi)
     }
 
@@ -94,7 +95,7 @@ impl PlotFrame {
         }
         let t = (px - l) / (r - l);
         let (a, b) = (self.x_range.0.log10(), self.x_range.1.log10());
-        Some(10f64.powf(a + t * (b - a)))
+        Some(pow10(a + t * (b - a)))
     }
 
     /// The data y under pixel row `py`, if inside the plot.
@@ -105,7 +106,7 @@ impl PlotFrame {
         }
         let s = (b - py) / (b - t);
         let (lo, hi) = (self.y_range.0.log10(), self.y_range.1.log10());
-        Some(10f64.powf(lo + s * (hi - lo)))
+        Some(pow10(lo + s * (hi - lo)))
     }
 }
 

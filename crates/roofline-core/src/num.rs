@@ -1,4 +1,4 @@
-//! Decimal text to `f64`, in one place.
+//! Decimal text to `f64`, in one place; and powers of ten ([`pow10`]).
 //!
 //! [`parse_f64`] accepts exactly what std's `f64::from_str` accepts and
 //! returns the same value. Natively (and in every test of this crate) it is
@@ -106,10 +106,58 @@ fn decimal_value(text: &str) -> Option<f64> {
     HOST.get().map(|parse| parse(text))
 }
 
+/// 10 to the power `e`, without `f64::powf`, whose libm code (1.2 KB of
+/// the gzipped wasm) nothing else needs. A whole `e` (a decade from
+/// `floor` or `ceil`, as the charts' axes use) goes through `powi`: exact
+/// up to 10²², correctly rounded down to 10⁻²², within a few units in the
+/// last place beyond; any other `e` (a position between decades) through
+/// `exp`, within a few units in the last place too. NaN stays NaN, like
+/// `powf`.
+pub fn pow10(e: f64) -> f64 {
+    if e.is_nan() {
+        f64::NAN
+    } else if e.fract() == 0.0 || e.is_infinite() {
+        // `as` saturates; 10^±400 is already inf / 0.
+        10f64.powi(e.clamp(-400.0, 400.0) as i32)
+    } else {
+        (e * std::f64::consts::LN_10).exp()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn pow10_matches_powf() {
+        // Whole exponents: the same double as powf up to 10^±22 (exact
+        // above 1), within a few units in the last place beyond.
+        for e in -22..=22 {
+            let e = f64::from(e);
+            assert_eq!(pow10(e), 10f64.powf(e), "10^{e}");
+        }
+        for e in (-300..-22).chain(23..=300) {
+            let (got, want) = (pow10(f64::from(e)), 10f64.powf(f64::from(e)));
+            assert!((got - want).abs() <= want * 8.0 * f64::EPSILON, "10^{e}");
+        }
+        assert_eq!(pow10(22.0), 1e22);
+        assert_eq!(pow10(-3.0), 0.001);
+        assert_eq!(pow10(400.0), f64::INFINITY);
+        assert_eq!(pow10(1e9), f64::INFINITY);
+        assert_eq!(pow10(-1e9), 0.0);
+        assert_eq!(pow10(f64::INFINITY), f64::INFINITY);
+        assert_eq!(pow10(f64::NEG_INFINITY), 0.0);
+        assert!(pow10(f64::NAN).is_nan());
+    }
+
+    proptest! {
+        #[test]
+        fn pow10_between_decades_is_close(e in -30.0f64..30.0) {
+            let want = 10f64.powf(e);
+            prop_assert!((pow10(e) - want).abs() <= want * 1e-13, "10^{}", e);
+        }
+    }
 
     #[test]
     fn accepts_what_std_accepts() {

@@ -1,6 +1,8 @@
 //! The roofline itself: attained throughput against arithmetic intensity for
 //! a peak and one or more bandwidths.
 
+use crate::num::pow10;
+
 /// Attained FLOPs/s for an algorithm of `intensity` (FLOPs/byte) on hardware
 /// with `peak` FLOPs/s fed at `bandwidth` bytes/s: `min(peak, intensity × bandwidth)`.
 pub fn attained(peak: f64, bandwidth: f64, intensity: f64) -> f64 {
@@ -59,8 +61,8 @@ impl Roofline {
         if !lo.is_finite() {
             return (0.1, 1e4);
         }
-        let lo = 10f64.powf((lo.log10() - 1.5).floor());
-        let hi = 10f64.powf((hi.log10() + 1.5).ceil());
+        let lo = pow10((lo.log10() - 1.5).floor());
+        let hi = pow10((hi.log10() + 1.5).ceil());
         (lo, hi)
     }
 }
