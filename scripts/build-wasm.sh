@@ -19,6 +19,8 @@
 #      + __wasm_split.js (the loader)
 #   -> wasm-bindgen --target web on the main module (--keep-lld-exports: the
 #      chunks import the main module's memory, table and shared functions)
+#   -> scripts/drop-stream-classes.mjs: wasm-streams' classes out of the
+#      glue (their exports are not in the wasm)
 #   -> scripts/short-names.mjs: short names for the imports and exports
 #      between the main module and its glue (about -5 KB gzip)
 #   -> wasm-opt -O2 on each wasm, its functions ordered for gzip
@@ -75,6 +77,8 @@ if grep -q 'new_with_into_underlying' "$work/pkg/roofline-lab.js"; then
   say "the app now builds a wasm-streams stream: drop the export filter in scripts/link-wasm.sh"
   exit 1
 fi
+# Their classes are still written into the glue: dead code, dropped.
+node scripts/drop-stream-classes.mjs "$work/pkg/roofline-lab.js"
 cp "$work/split/__wasm_split.js" "${chunks[@]}" "$work/pkg/"
 # The files the link and quiz chunks' loaders fetch, for index.html's preloads.
 link_files=$(node scripts/chunk-deps.mjs "$work/split" link)
