@@ -28,39 +28,46 @@ pub struct Theme {
 impl Theme {
     /// Dark text on white.
     pub fn light() -> Theme {
-        Theme {
-            background: RGBColor(255, 255, 255),
-            text: RGBColor(31, 35, 40),
-            axis: RGBColor(87, 96, 106),
-            grid: RGBColor(226, 230, 234),
-            roof: RGBColor(87, 96, 106),
-            lines: [RGBColor(9, 105, 218), RGBColor(191, 72, 0)],
-            marker: RGBColor(130, 80, 223),
-            regions: [
-                RGBColor(255, 129, 130),
-                RGBColor(250, 200, 80),
-                RGBColor(74, 194, 107),
-            ],
-            region_alpha: 0.12,
-        }
+        LIGHT
     }
 
     /// Light text on a dark background.
     pub fn dark() -> Theme {
-        Theme {
-            background: RGBColor(22, 27, 34),
-            text: RGBColor(230, 237, 243),
-            axis: RGBColor(139, 148, 158),
-            grid: RGBColor(48, 54, 61),
-            roof: RGBColor(139, 148, 158),
-            lines: [RGBColor(88, 166, 255), RGBColor(255, 166, 87)],
-            marker: RGBColor(210, 168, 255),
-            regions: [
-                RGBColor(248, 81, 73),
-                RGBColor(210, 153, 34),
-                RGBColor(63, 185, 80),
-            ],
-            region_alpha: 0.16,
-        }
+        DARK
     }
 }
+
+/// [`Theme::light`]'s colours. Statics, so that a theme is copied from
+/// memory rather than written field by field (less code).
+static LIGHT: Theme = Theme {
+    background: RGBColor(255, 255, 255),
+    text: RGBColor(31, 35, 40),
+    axis: RGBColor(87, 96, 106),
+    grid: RGBColor(226, 230, 234),
+    roof: RGBColor(87, 96, 106),
+    lines: [RGBColor(9, 105, 218), RGBColor(191, 72, 0)],
+    marker: RGBColor(130, 80, 223),
+    regions: [
+        RGBColor(255, 129, 130),
+        RGBColor(250, 200, 80),
+        RGBColor(74, 194, 107),
+    ],
+    region_alpha: 0.12,
+};
+
+/// [`Theme::dark`]'s colours.
+static DARK: Theme = Theme {
+    background: RGBColor(22, 27, 34),
+    text: RGBColor(230, 237, 243),
+    axis: RGBColor(139, 148, 158),
+    grid: RGBColor(48, 54, 61),
+    roof: RGBColor(139, 148, 158),
+    lines: [RGBColor(88, 166, 255), RGBColor(255, 166, 87)],
+    marker: RGBColor(210, 168, 255),
+    regions: [
+        RGBColor(248, 81, 73),
+        RGBColor(210, 153, 34),
+        RGBColor(63, 185, 80),
+    ],
+    region_alpha: 0.16,
+};
