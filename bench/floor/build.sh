@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The size floor: builds the three apps in bench/floor/src/bin with the app's
 # release settings (scripts/trunk-release.sh: std built for size, no Debug
-# formatting or panic locations, erase_components; opt-level z, LTO;
+# formatting or panic locations, erase_components; opt-level z, LTO; the
+# app's SendWrapper and heap (see Cargo.toml);
 # linked by scripts/link-wasm.sh without wasm-streams' exports; wasm-bindgen, short import and export names, wasm-opt -O2 --low-memory-unused from npm
 # binaryen 132 without the custom sections, functions in gzip's order
 # (scripts/gzip-order.mjs), terser on the glue, zopfli's gzip copies) and

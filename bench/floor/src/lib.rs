@@ -2,6 +2,17 @@
 
 use leptos::prelude::*;
 
+/// The app's heap: rlsf's TLSF allocator, reallocation off (src/main.rs).
+#[global_allocator]
+static HEAP: rlsf::GlobalTlsf<HeapOptions> = rlsf::GlobalTlsf::new();
+
+/// As the app's.
+struct HeapOptions;
+
+impl rlsf::GlobalTlsfOptions for HeapOptions {
+    const ENABLE_REALLOCATION: bool = false;
+}
+
 /// A number read from text as the app reads it in the browser (the
 /// browser's `parseFloat`, see roofline_core::num), formatted with three
 /// decimals, with a message when it is not a number.
