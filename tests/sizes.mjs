@@ -14,6 +14,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import { COMPRESSED, gzipCopy } from '../scripts/precompress.mjs';
 
 /**
  * The chunk that `file` (a path relative to dist/) is, by name ("quiz" for
@@ -33,7 +34,7 @@ function walk(dir, d = dir) {
     .flatMap((e) => {
       const p = path.join(d, e.name);
       if (e.isDirectory()) return e.name.startsWith('.') ? [] : walk(dir, p);
-      return /\.(html|js|wasm|css)$/.test(e.name) ? [path.relative(dir, p)] : [];
+      return COMPRESSED.test(e.name) ? [path.relative(dir, p)] : [];
     })
     .sort();
 }
@@ -55,17 +56,8 @@ export function measure(dir) {
   const files = names.map((name) => {
     const raw = fs.readFileSync(path.join(dir, name));
     const zlib9 = zlib.gzipSync(raw, { level: 9 }).length;
-    const gzFile = path.join(dir, `${name}.gz`);
-    let gzip = zlib9;
-    const shipped = fs.existsSync(gzFile);
-    if (shipped) {
-      const gz = fs.readFileSync(gzFile);
-      if (!zlib.gunzipSync(gz).equals(raw)) {
-        throw new Error(`${name}.gz does not inflate to ${name}: a stale gzip copy (rebuild)`);
-      }
-      gzip = gz.length;
-    }
-    return { name, raw: raw.length, gzip, zlib9, shipped, chunk: chunkOf(name) };
+    const gz = gzipCopy(path.join(dir, name), raw);
+    return { name, raw: raw.length, gzip: gz?.length ?? zlib9, zlib9, shipped: gz !== null, chunk: chunkOf(name) };
   });
   const first = files.filter((f) => f.chunk === null).reduce((a, f) => a + f.gzip, 0);
   const chunks = {};

@@ -94,9 +94,7 @@ impl<T> SendWrapper<T> {
     /// The value, unwrapped. Panics off the owner's thread.
     #[track_caller]
     pub fn take(self) -> T {
-        if !self.valid() {
-            wrong_thread("unwrapped");
-        }
+        self.check("unwrapped");
         let mut this = ManuallyDrop::new(self);
         // SAFETY: checked to be on the owner's thread; `this` is never
         // dropped, so the value is moved out exactly once.
