@@ -1,6 +1,6 @@
 //! The one axis type both charts use, log or linear.
 //!
-//! plotters instantiates its whole mesh, axis and series code once per
+//! plotters instantiates its coordinate and element code once per
 //! coordinate type. With plotters' own types the charts needed two (a log
 //! axis with fixed decade ticks, and a linear axis for the batch chart's
 //! linear view), so every one of those functions was in the wasm twice.

@@ -3,6 +3,7 @@
 //! crossover marked.
 
 use plotters::coord::Shift;
+use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, VPos};
 
@@ -13,8 +14,9 @@ use roofline_core::sweep::{lin_space, log_space, Sweep};
 use roofline_core::{format, CoreError};
 
 use crate::axis::{Axis, TickText};
+use crate::frame::{framed, FrameStyle, Plot};
 use crate::roofline::{
-    check_log_range, draw_legend, err, framed, legend_layout, plot_point, polyline_obstacles,
+    check_log_range, draw_legend, err, legend_layout, plot_point, polyline_obstacles,
     text_style_scaled, Labels, LegendEntry, Rect,
 };
 use crate::{PlotFrame, Theme};
@@ -252,21 +254,18 @@ pub fn draw_batch<DB: DrawingBackend>(
         (x, Axis::linear(0.0, yhi, TickText::SciOrZero), 0.0, yhi, 6)
     };
     let x_range = x.range();
-    let mut ctx = framed(area, x, y, scale)?;
-    ctx.configure_mesh()
-        .x_desc(x_desc)
-        .y_desc(y_desc)
-        .x_labels(n_labels)
-        .y_labels(n_labels)
-        .label_style(text_style(12.0, theme.text))
-        .axis_desc_style(text_style(13.0, theme.text))
-        .axis_style(theme.axis)
-        .bold_line_style(theme.grid)
-        .light_line_style(theme.background)
-        .draw()
-        .map_err(err)?;
-    draw_curves(&mut ctx, chart, theme, scale, ylo)?;
-    let (xr, yr) = ctx.plotting_area().get_pixel_range();
+    let frame = framed(area, x, y, scale);
+    frame.draw(&FrameStyle {
+        x_desc: &x_desc,
+        y_desc,
+        ticks: (n_labels, n_labels),
+        label: text_style(12.0, theme.text),
+        desc: text_style(13.0, theme.text),
+        axis: theme.axis.into(),
+        grid: theme.grid.into(),
+    })?;
+    draw_curves(&frame.plot, chart, theme, scale, ylo)?;
+    let (xr, yr) = frame.plot.get_pixel_range();
     let frame = PlotFrame {
         x_px: (xr.start, xr.end),
         y_px: (yr.start, yr.end),
@@ -277,21 +276,18 @@ pub fn draw_batch<DB: DrawingBackend>(
     Ok(frame)
 }
 
-fn draw_curves<'a, DB>(
-    ctx: &mut ChartContext<'a, DB, Cartesian2d<Axis, Axis>>,
+fn draw_curves<DB: DrawingBackend>(
+    ctx: &Plot<DB>,
     chart: &BatchChart,
     theme: &Theme,
     scale: f64,
     ylo: f64,
-) -> Result<(), String>
-where
-    DB: DrawingBackend + 'a,
-{
+) -> Result<(), String> {
     let px = move |v: f64| (v * scale).round() as i32;
     let text_style = |size: f64, c: RGBColor| text_style_scaled(size * scale, c);
     let (xlo, xhi) = chart.x_range;
-    ctx.draw_series(LineSeries::new(
-        [(xlo, chart.peak), (xhi, chart.peak)],
+    ctx.draw(&PathElement::new(
+        vec![(xlo, chart.peak), (xhi, chart.peak)],
         ShapeStyle::from(theme.roof).stroke_width(px(1.0).max(1) as u32),
     ))
     .map_err(err)?;
@@ -304,19 +300,15 @@ where
         .collect();
     for (i, (s, pts)) in chart.series.iter().zip(&drawn).enumerate() {
         let color = series_color(theme, i);
-        ctx.draw_series(LineSeries::new(
-            pts.iter().copied(),
+        ctx.draw(&PathElement::new(
+            pts.clone(),
             ShapeStyle::from(color).stroke_width(px(2.5) as u32),
         ))
         .map_err(err)?;
         if let Some(x) = s.crossover.filter(|x| *x >= xlo && *x <= xhi) {
-            ctx.draw_series(std::iter::once(Circle::new(
-                (x, chart.peak),
-                px(5.0),
-                color.filled(),
-            )))
-            .map_err(err)?;
-            ctx.draw_series(DashedLineSeries::new(
+            ctx.draw(&Circle::new((x, chart.peak), px(5.0), color.filled()))
+                .map_err(err)?;
+            ctx.draw(&DashedPathElement::new(
                 [(x, ylo), (x, chart.peak)],
                 px(4.0),
                 px(4.0),
@@ -337,8 +329,8 @@ where
             )
         })
         .collect();
-    let plot = ctx.plotting_area().strip_coord_spec();
-    let at = |p: &(f64, f64)| plot_point(ctx.plotting_area(), *p);
+    let plot = ctx.strip_coord_spec();
+    let at = |p: &(f64, f64)| plot_point(ctx, *p);
     // The legend and the peak label avoid the curves.
     let mut obstacles = Vec::new();
     for pts in &drawn {

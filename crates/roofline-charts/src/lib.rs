@@ -10,6 +10,7 @@
 
 mod axis;
 pub mod batch;
+mod frame;
 pub mod roofline;
 pub mod spec;
 pub mod theme;

@@ -1,6 +1,7 @@
 //! The roofline chart: attained FLOPs/s against arithmetic intensity, log-log.
 
 use plotters::coord::Shift;
+use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
@@ -10,6 +11,7 @@ use roofline_core::roofline::attained;
 use roofline_core::small::Join;
 
 use crate::axis::Axis;
+use crate::frame::{framed, FrameStyle};
 use crate::Theme;
 
 /// One bandwidth line of the chart.
@@ -119,26 +121,6 @@ pub(crate) fn decades(lo: f64, hi: f64) -> Vec<f64> {
     let (a, b) = (lo.log10().ceil() as i32, hi.log10().floor() as i32);
     let step = ((b - a) / 12 + 1).max(1) as usize;
     (a..=b).step_by(step).map(|e| 10f64.powi(e)).collect()
-}
-
-/// The plotting area both charts draw in: `x` and `y` on `area`, with the
-/// same margins and label areas (scaled by `scale`).
-pub(crate) fn framed<'a, DB: DrawingBackend>(
-    area: &'a DrawingArea<DB, Shift>,
-    x: Axis,
-    y: Axis,
-    scale: f64,
-) -> Result<ChartContext<'a, DB, Cartesian2d<Axis, Axis>>, String> {
-    let px = |v: f64| (v * scale).round() as i32;
-    ChartBuilder::on(area)
-        .margin_top(px(12.0))
-        .margin_right(px(20.0))
-        .margin_left(px(8.0))
-        .margin_bottom(px(6.0))
-        .x_label_area_size(px(44.0))
-        .y_label_area_size(px(64.0))
-        .build_cartesian_2d(x, y)
-        .map_err(err)
 }
 
 /// Checks a log axis range can be drawn: positive, finite, ordered.
@@ -483,7 +465,8 @@ pub fn draw_roofline<DB: DrawingBackend>(
     let px = |v: f64| (v * scale).round() as i32;
     let text_style = |size: f64, c: RGBColor| text_style_scaled(size * scale, c);
 
-    let mut ctx = framed(area, Axis::log(xlo, xhi), Axis::log(ylo, yhi), scale)?;
+    let frame = framed(area, Axis::log(xlo, xhi), Axis::log(ylo, yhi), scale);
+    let ctx = &frame.plot;
 
     // Regions: bandwidth-bound for every line, for the slower line only,
     // compute-bound for every line; edges exactly at the bends. Opaque,
@@ -500,29 +483,28 @@ pub fn draw_roofline<DB: DrawingBackend>(
         ];
         for (a, b, c) in fills {
             if b > a {
-                ctx.draw_series(std::iter::once(Rectangle::new(
+                ctx.draw(&Rectangle::new(
                     [(a, ylo), (b, yhi)],
                     blend(theme.background, c, theme.region_alpha).filled(),
-                )))
+                ))
                 .map_err(err)?;
             }
         }
     }
 
-    ctx.configure_mesh()
-        .x_desc("Arithmetic intensity (FLOPs/byte)")
-        .y_desc("Attained throughput (FLOP/s)")
-        .label_style(text_style(12.0, theme.text))
-        .axis_desc_style(text_style(13.0, theme.text))
-        .axis_style(ShapeStyle::from(theme.axis).stroke_width(px(1.0).max(1) as u32))
-        .bold_line_style(theme.grid)
-        .max_light_lines(0)
-        .draw()
-        .map_err(err)?;
+    frame.draw(&FrameStyle {
+        x_desc: "Arithmetic intensity (FLOPs/byte)",
+        y_desc: "Attained throughput (FLOP/s)",
+        ticks: (11, 11),
+        label: text_style(12.0, theme.text),
+        desc: text_style(13.0, theme.text),
+        axis: ShapeStyle::from(theme.axis).stroke_width(px(1.0).max(1) as u32),
+        grid: theme.grid.into(),
+    })?;
 
     // The roof.
-    ctx.draw_series(LineSeries::new(
-        [(xlo, chart.peak), (xhi, chart.peak)],
+    ctx.draw(&PathElement::new(
+        vec![(xlo, chart.peak), (xhi, chart.peak)],
         ShapeStyle::from(theme.roof).stroke_width(px(1.0).max(1) as u32),
     ))
     .map_err(err)?;
@@ -530,25 +512,25 @@ pub fn draw_roofline<DB: DrawingBackend>(
     // Bandwidth lines, each bending into the roof at its critical intensity.
     for (i, line) in chart.lines.iter().enumerate() {
         let color = theme.lines[i % 2];
-        ctx.draw_series(LineSeries::new(
-            chart.path(line),
+        ctx.draw(&PathElement::new(
+            chart.path(line).to_vec(),
             ShapeStyle::from(color).stroke_width(px(2.5) as u32),
         ))
         .map_err(err)?;
         if line.critical >= xlo && line.critical <= xhi {
             // Dotted drop from the bend to the axis.
-            ctx.draw_series(DashedLineSeries::new(
+            ctx.draw(&DashedPathElement::new(
                 [(line.critical, ylo), (line.critical, chart.peak)],
                 px(2.0),
                 px(4.0),
                 ShapeStyle::from(color).stroke_width(px(1.5) as u32),
             ))
             .map_err(err)?;
-            ctx.draw_series(std::iter::once(Circle::new(
+            ctx.draw(&Circle::new(
                 (line.critical, chart.peak),
                 px(5.0),
                 color.filled(),
-            )))
+            ))
             .map_err(err)?;
         }
     }
@@ -558,7 +540,7 @@ pub fn draw_roofline<DB: DrawingBackend>(
         .as_ref()
         .filter(|m| m.intensity >= xlo && m.intensity <= xhi);
     if let Some(m) = marker {
-        ctx.draw_series(DashedLineSeries::new(
+        ctx.draw(&DashedPathElement::new(
             [(m.intensity, ylo), (m.intensity, yhi)],
             px(6.0),
             px(4.0),
@@ -567,17 +549,17 @@ pub fn draw_roofline<DB: DrawingBackend>(
         .map_err(err)?;
         for (i, line) in chart.lines.iter().enumerate() {
             let y = attained(chart.peak, line.bandwidth, m.intensity);
-            ctx.draw_series(std::iter::once(Circle::new(
+            ctx.draw(&Circle::new(
                 (m.intensity, y),
                 px(5.0),
                 ShapeStyle::from(theme.lines[i % 2]).filled(),
-            )))
+            ))
             .map_err(err)?;
-            ctx.draw_series(std::iter::once(Circle::new(
+            ctx.draw(&Circle::new(
                 (m.intensity, y),
                 px(5.0),
                 ShapeStyle::from(theme.background).stroke_width(px(1.0).max(1) as u32),
-            )))
+            ))
             .map_err(err)?;
         }
     }
@@ -593,8 +575,8 @@ pub fn draw_roofline<DB: DrawingBackend>(
     if let Some(m) = marker {
         entries.push((m.label.clone(), theme.marker, true));
     }
-    let plot = ctx.plotting_area().strip_coord_spec();
-    let at = |x: f64, y: f64| plot_point(ctx.plotting_area(), (x, y));
+    let plot = ctx.strip_coord_spec();
+    let at = |x: f64, y: f64| plot_point(ctx, (x, y));
     let d = px(6.0);
     // What text must not cover: the bandwidth lines, the marker line and
     // every dot.
@@ -690,7 +672,7 @@ pub fn draw_roofline<DB: DrawingBackend>(
         draw_legend(&plot, l, &entries, theme, scale)?;
     }
 
-    let (xr, yr) = ctx.plotting_area().get_pixel_range();
+    let (xr, yr) = ctx.get_pixel_range();
     let (x0, x1, y0, y1) = (xr.start, xr.end, yr.start, yr.end);
     area.present().map_err(err)?;
     Ok(PlotFrame {
