@@ -65,17 +65,18 @@ pub(crate) fn framed<DB: DrawingBackend>(
     let px = |v: f64| (v * scale).round() as i32;
     let inner = area.margin(px(12.0), px(6.0), px(8.0), px(20.0));
     let (w, h) = inner.dim_in_pixel();
-    // A 3 x 3 grid, row by row: the y labels are the first cell of the
-    // middle row, the plot the second; the x labels under the plot.
-    let cells = inner.split_by_breakpoints([px(64.0), w as i32], [0, h as i32 - px(44.0)]);
-    let label_area = |i: usize| {
-        cells
-            .get(i)
-            .filter(|c| c.dim_in_pixel().0 > 0 && c.dim_in_pixel().1 > 0)
-            .cloned()
+    let (w, h) = (w as i32, h as i32);
+    // The y labels left of the plot, the x labels under it.
+    let (label_w, label_h) = (px(64.0), px(44.0));
+    let plot_h = h - label_h;
+    let part = |x: i32, y: i32, pw: i32, ph: i32| inner.clone().shrink((x, y), (pw, ph));
+    let room = |a: DrawingArea<DB, Shift>| {
+        let (aw, ah) = a.dim_in_pixel();
+        (aw > 0 && ah > 0).then_some(a)
     };
-    let (left, bottom) = (label_area(3), label_area(7));
-    let plot = cells.get(4).cloned().unwrap_or(inner);
+    let left = room(part(0, 0, label_w, plot_h));
+    let bottom = room(part(label_w, plot_h, w - label_w, label_h));
+    let plot = part(label_w, 0, w - label_w, plot_h);
     let (xr, yr) = plot.get_pixel_range();
     let plot = plot.apply_coord_spec(Cartesian2d::<Axis, Axis>::new(
         x,
