@@ -164,7 +164,7 @@ fn apply_edits(input: &CalcInput, fields: &mut Vec<Field>) -> Result<Chip, CoreE
                 dtype: *d,
                 dense: f64::NAN,
                 sparse: None,
-                source: crate::hardware::USER.to_string(),
+                source: crate::hardware::USER,
             });
         }
     }
@@ -174,7 +174,7 @@ fn apply_edits(input: &CalcInput, fields: &mut Vec<Field>) -> Result<Chip, CoreE
                 kind: *k,
                 bandwidth: f64::NAN,
                 capacity: None,
-                source: crate::hardware::USER.to_string(),
+                source: crate::hardware::USER,
             });
         }
     }
@@ -191,13 +191,13 @@ fn apply_edits(input: &CalcInput, fields: &mut Vec<Field>) -> Result<Chip, CoreE
                 }
                 Err(e) => {
                     ok = false;
-                    (t.clone(), Some(e.to_string()), p.source.clone())
+                    (t.clone(), Some(e.to_string()), p.source.to_string())
                 }
             },
             None => {
                 let note = match p.sparse {
                     Some(s) => format!("dense; {} with sparsity. {}", format::sci(s), p.source),
-                    None => p.source.clone(),
+                    None => p.source.to_string(),
                 };
                 (format::sci(p.dense), None, note)
             }
@@ -223,10 +223,10 @@ fn apply_edits(input: &CalcInput, fields: &mut Vec<Field>) -> Result<Chip, CoreE
                 }
                 Err(e) => {
                     ok = false;
-                    (t.clone(), Some(e.to_string()), l.source.clone())
+                    (t.clone(), Some(e.to_string()), l.source.to_string())
                 }
             },
-            None => (format::sci(l.bandwidth), None, l.source.clone()),
+            None => (format::sci(l.bandwidth), None, l.source.to_string()),
         };
         fields.push(Field {
             id,

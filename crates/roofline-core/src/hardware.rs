@@ -120,7 +120,7 @@ pub struct Peak {
     /// by the model; shown so users can recognise a spec sheet's number.
     pub sparse: Option<f64>,
     /// Where the number comes from.
-    pub source: String,
+    pub source: &'static str,
 }
 
 /// One memory level or link of a chip.
@@ -133,7 +133,7 @@ pub struct MemLevel {
     /// Capacity in bytes, where it has one.
     pub capacity: Option<f64>,
     /// Where the numbers come from.
-    pub source: String,
+    pub source: &'static str,
 }
 
 /// An accelerator: its peaks and memory levels.
@@ -245,13 +245,13 @@ impl Chip {
             Some(p) => {
                 p.dense = value;
                 p.sparse = None;
-                p.source = USER.to_string();
+                p.source = USER;
             }
             None => self.peaks.push(Peak {
                 dtype,
                 dense: value,
                 sparse: None,
-                source: USER.to_string(),
+                source: USER,
             }),
         }
         Ok(())
@@ -264,13 +264,13 @@ impl Chip {
         match self.levels.iter_mut().find(|l| l.kind == kind) {
             Some(l) => {
                 l.bandwidth = value;
-                l.source = USER.to_string();
+                l.source = USER;
             }
             None => self.levels.push(MemLevel {
                 kind,
                 bandwidth: value,
                 capacity: None,
-                source: USER.to_string(),
+                source: USER,
             }),
         }
         Ok(())
@@ -300,21 +300,21 @@ const GPU_NVLINK: &str =
     "How To Scale Your Model, GPU chapter (NVLink bandwidth per GPU, one direction)";
 const GPU_FP32: &str = "How To Scale Your Model, GPU chapter (vector fp32, CUDA cores)";
 
-fn peak(dtype: DType, dense: f64, sparse: Option<f64>, source: &str) -> Peak {
+fn peak(dtype: DType, dense: f64, sparse: Option<f64>, source: &'static str) -> Peak {
     Peak {
         dtype,
         dense,
         sparse,
-        source: source.to_string(),
+        source,
     }
 }
 
-fn level(kind: LevelKind, bandwidth: f64, capacity: Option<f64>, source: &str) -> MemLevel {
+fn level(kind: LevelKind, bandwidth: f64, capacity: Option<f64>, source: &'static str) -> MemLevel {
     MemLevel {
         kind,
         bandwidth,
         capacity,
-        source: source.to_string(),
+        source,
     }
 }
 
