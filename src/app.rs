@@ -43,7 +43,9 @@ pub fn App(
     let input = RwSignal::new(CalcInput::from_state(&start.calc));
     let pairs = RwSignal::new(start.calc.pairs.clone());
     let batch_log = RwSignal::new(start.calc.batch_scale == ChartScale::Log);
-    let page = RwSignal::new(start.view);
+    // Which page is open, as a flag: a signal of `View` would compile the
+    // signal code once more for that type.
+    let on_quiz = RwSignal::new(start.view == View::Quiz);
     let quiz = RwSignal::new(start.quiz.clone());
     let notices = RwSignal::new(start_notices);
     let epoch = RwSignal::new(0u32);
@@ -73,7 +75,11 @@ pub fn App(
             .or_else(|| prev.map(|p| p.calc.clone()))
             .unwrap_or_default();
         AppState {
-            view: page.get(),
+            view: if on_quiz.get() {
+                View::Quiz
+            } else {
+                View::Calculator
+            },
             calc,
             quiz: quiz.get(),
         }
@@ -131,7 +137,7 @@ pub fn App(
             input.set(CalcInput::from_state(&d.state.calc));
             pairs.set(d.state.calc.pairs.clone());
             batch_log.set(d.state.calc.batch_scale == ChartScale::Log);
-            page.set(d.state.view);
+            on_quiz.set(d.state.view == View::Quiz);
             quiz.set(d.state.quiz.clone());
             notices.set(d.notices);
             epoch.update(|e| *e += 1);
@@ -167,7 +173,7 @@ pub fn App(
     });
 
     // Which page: a memo, so that a click on the current tab rebuilds nothing.
-    let on_calculator = Memo::new(move |_| page.get() == View::Calculator);
+    let on_calculator = Memo::new(move |_| !on_quiz.get());
 
     view! {
         <LinkBar notices=notices />
@@ -175,16 +181,16 @@ pub fn App(
             <button
                 type="button"
                 data-testid="tab-calc"
-                aria-pressed=move || if page.get() == View::Calculator { "true" } else { "false" }
-                on:click=move |_| page.set(View::Calculator)
+                aria-pressed=move || if on_quiz.get() { "false" } else { "true" }
+                on:click=move |_| on_quiz.set(false)
             >
                 "Calculator"
             </button>
             <button
                 type="button"
                 data-testid="tab-quiz"
-                aria-pressed=move || if page.get() == View::Quiz { "true" } else { "false" }
-                on:click=move |_| page.set(View::Quiz)
+                aria-pressed=move || if on_quiz.get() { "true" } else { "false" }
+                on:click=move |_| on_quiz.set(true)
                 on:pointerenter=|_| prefetch_quiz()
                 on:pointerdown=|_| prefetch_quiz()
                 on:focus=|_| prefetch_quiz()
