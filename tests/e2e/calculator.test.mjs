@@ -158,6 +158,37 @@ test('hover readout, exports and the comparison table', async () => {
   }
 });
 
+test('on a short window every input stays in reach beside the results, chip numbers open', async () => {
+  const { page, context, problems } = await openPage(browser, server.url, { viewport: { width: 1280, height: 720 } });
+  try {
+    await ready(page);
+    await page.click('details.chip-numbers summary');
+    // Read down to the batch chart: the inputs stay beside it, within the window.
+    await page.locator('[data-testid="batch-canvas"]').scrollIntoViewIfNeeded();
+    const scrolled = await page.evaluate(() => scrollY);
+    assert.ok(scrolled > 300, `the page scrolled down (${scrolled} px)`);
+    const column = await page.evaluate(() => {
+      const r = document.querySelector('.inputs').getBoundingClientRect();
+      return { top: r.top, bottom: r.bottom, height: innerHeight };
+    });
+    assert.ok(column.top >= 0 && column.bottom <= column.height, `the inputs fit the window: ${JSON.stringify(column)}`);
+    // The last input is reached by scrolling the inputs themselves, and it
+    // can be used there.
+    await page.mouse.move(150, 400);
+    await page.mouse.wheel(0, 3000);
+    await page.waitForFunction(() => {
+      const r = document.querySelector('[data-testid="shard-select"]').getBoundingClientRect();
+      return r.top >= 0 && r.bottom <= innerHeight;
+    });
+    assert.equal(await page.evaluate(() => scrollY), scrolled, 'the page itself did not move');
+    await page.selectOption('[data-testid="level2-select"]', 'none');
+    await page.waitForFunction(() => /[?&]l2=none\b/.test(location.search));
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
 test('axe finds no serious or critical violation, in light and dark, at phone width', async () => {
   for (const [scheme, width] of [['light', 1280], ['dark', 375]]) {
     const { page, context, problems } = await openPage(browser, server.url, {
