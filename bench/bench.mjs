@@ -88,7 +88,7 @@ function git(...args) {
 /**
  * Code by crate of the main module and quiz chunk in `dist`, read from
  * copies that still have names (target/split/release/named/, see
- * scripts/build-wasm.sh); null when they are not there or belong to another
+ * scripts/build/build-wasm.sh); null when they are not there or belong to another
  * build than `dist`'s (an older dist/ measured after a newer build). Sizes
  * after wasm-bindgen, before wasm-opt.
  */

@@ -11,7 +11,7 @@
 // (split_quiz.wasm, ...) works the same. The copy is optimised here as the
 // build does it (wasm-opt -O2 --low-memory-unused, from npm binaryen),
 // keeping its names, its functions are put in the order the build ships
-// them in (scripts/gzip-order.mjs), then each function body is charged the
+// them in (scripts/build/gzip-order.mjs), then each function body is charged the
 // bytes it adds to a deflate stream that already holds the 32 KB before it
 // (deflate's window). The costs add up to about the gzip size of the code
 // section. Printed: the N costliest
@@ -24,7 +24,7 @@ import zlib from 'node:zlib';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { crateOf, functions } from './wasm-code.mjs';
-import { gzipOrder } from '../scripts/gzip-order.mjs';
+import { gzipOrder } from '../scripts/build/gzip-order.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);

@@ -1,11 +1,11 @@
 // Where a wasm's code goes: the size of each function body, from a wasm that
-// still has its name section (scripts/build-wasm.sh keeps copies after
+// still has its name section (scripts/build/build-wasm.sh keeps copies after
 // wasm-bindgen and before wasm-opt in target/split/PROFILE/named/), summed
 // by the crate that defines the function or its impl.
 // Sizes are before wasm-opt, so they are larger than what ships; the shares
 // are what this is for.
 import fs from 'node:fs';
-import { functionBodies, leb, readName as name, sections } from '../scripts/wasm-read.mjs';
+import { functionBodies, leb, readName as name, sections } from '../scripts/build/wasm-read.mjs';
 
 /**
  * Function bodies of the wasm in `buf`, in code order: [{ name, size, start }]

@@ -66,7 +66,7 @@ else
   cargo install wasm-bindgen-cli --version "$bindgen" --force || fail "wasm-bindgen-cli $bindgen"
 fi
 
-# 3b. wasm-split-cli, pinned: scripts/build-wasm.sh uses it to move the quiz
+# 3b. wasm-split-cli, pinned: scripts/build/build-wasm.sh uses it to move the quiz
 #     into its own wasm chunk (the page loads it when the quiz is opened).
 SPLIT_VERSION=0.2.4
 if command -v wasm-split-cli >/dev/null \
@@ -92,7 +92,7 @@ fi
 
 # 5. npm packages from the lockfile: playwright-core, axe-core, binaryen 132,
 #    terser (minifies the JS glue in release builds), @gfx/zopfli (the
-#    release build's gzip copies, scripts/precompress.mjs).
+#    release build's gzip copies, scripts/build/precompress.mjs).
 command -v npm >/dev/null || fail "node and npm (Node 20)"
 npm_current() {
   node -e '

@@ -14,7 +14,7 @@ use crate::components::chunk_view::ChunkMissing;
 
 /// Reads `query`, checking a quiz question against the bank's outline (which
 /// needs no question built: the bank is in the quiz chunk). The build
-/// (scripts/build-wasm.sh) moves this function and what only it reaches
+/// (scripts/build/build-wasm.sh) moves this function and what only it reaches
 /// into the link chunk; calling it downloads the chunk first.
 #[wasm_split(link, wasm_split_path = ::leptos::wasm_split, fallible)]
 fn decode_in_chunk(query: String) -> Result<Decoded, ChunkMissing> {

@@ -27,7 +27,7 @@ pub enum SvgChart {
 const SIZE: (u32, u32) = (960, 600);
 
 /// `chart` as an SVG document in the light theme, or why it could not be
-/// drawn. The build (scripts/build-wasm.sh) moves this function and what
+/// drawn. The build (scripts/build/build-wasm.sh) moves this function and what
 /// only it reaches into the svg chunk.
 #[wasm_split(svg, wasm_split_path = ::leptos::wasm_split, fallible, preload(fetch_svg))]
 fn svg_document(chart: SvgChart) -> Result<Result<String, String>, ChunkMissing> {

@@ -8,7 +8,7 @@
 //   each chunk  a wasm the page downloads only when it is first needed
 //               (split_link.wasm: reading a link; split_quiz.wasm: the quiz;
 //               split_compare.wasm: the chip comparison; split_svg.wasm:
-//               saving a chart as SVG; see scripts/build-wasm.sh).
+//               saving a chart as SVG; see scripts/build/build-wasm.sh).
 // Fails with the numbers when a file has no gzip copy; when the first
 // load, the link load or a chunk is above its enforced limit in
 // tests/size-budget.json; when the link, quiz, compare or svg chunk is
@@ -52,7 +52,7 @@ if (bare.length) over.push(`no gzip copy (FILE.gz) of ${bare.join(', ')}: not a 
 if (m.first_load_gzip > limit) over.push(`first load over the enforced limit by ${kb(m.first_load_gzip - limit)} KB`);
 if (m.link_load_gzip > linkLimit) over.push(`opening a link over its limit by ${kb(m.link_load_gzip - linkLimit)} KB`);
 if (m.link_load_gzip <= m.first_load_gzip && m.chunks_gzip.link !== undefined) {
-  over.push('index.html preloads nothing for a link: its `deps` map (scripts/chunk-deps.mjs) is missing');
+  over.push('index.html preloads nothing for a link: its `deps` map (scripts/build/chunk-deps.mjs) is missing');
 }
 for (const [name, limitKb] of Object.entries(budget.chunk_limits_kb)) {
   const bytes = m.chunks_gzip[name];

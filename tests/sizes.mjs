@@ -4,17 +4,17 @@
 // downloads and the chunks it downloads only when they are first needed
 // (split_link.wasm when the address holds a link to read, split_quiz.wasm
 // when the quiz opens, split_compare.wasm when the chip comparison opens,
-// split_svg.wasm when a chart is saved as SVG; see scripts/build-wasm.sh).
+// split_svg.wasm when a chart is saved as SVG; see scripts/build/build-wasm.sh).
 //
 // A file's gzip size is that of the gzip copy the build ships next to it
-// (FILE.gz, zopfli: scripts/precompress.mjs), which a host serves as it
+// (FILE.gz, zopfli: scripts/build/precompress.mjs), which a host serves as it
 // is; it must inflate to the file, byte for byte. A file without one (a
 // debug build) counts as node's zlib at level 9 would send it. `zlib9` is
 // that figure for every file, to compare with builds before the copies.
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { COMPRESSED, gzipCopy } from '../scripts/precompress.mjs';
+import { COMPRESSED, gzipCopy } from '../scripts/build/precompress.mjs';
 
 /**
  * The chunk that `file` (a path relative to dist/) is, by name ("quiz" for

@@ -11,7 +11,7 @@ use roofline_core::calc::CalcInput;
 use super::chunk_view::{prefetch, ChunkMissing, ChunkView};
 use super::compare_table::CompareTable;
 
-/// The table. The build (scripts/build-wasm.sh) moves this function and what
+/// The table. The build (scripts/build/build-wasm.sh) moves this function and what
 /// only it reaches into the compare chunk.
 #[wasm_split(compare, wasm_split_path = ::leptos::wasm_split, fallible, preload(fetch_compare))]
 fn compare_view(input: RwSignal<CalcInput>) -> Result<AnyView, ChunkMissing> {

@@ -9,7 +9,7 @@ use roofline_core::state::QuizState;
 use super::chunk_view::{prefetch, ChunkMissing, ChunkView};
 use super::quiz_page::QuizPage;
 
-/// The quiz page. The build (scripts/build-wasm.sh) moves this function and
+/// The quiz page. The build (scripts/build/build-wasm.sh) moves this function and
 /// everything only it reaches (the question bank, answer checking, the quiz
 /// components) into the chunk; calling it downloads the chunk first.
 #[wasm_split(quiz, wasm_split_path = ::leptos::wasm_split, fallible, preload(fetch_quiz))]

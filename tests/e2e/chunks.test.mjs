@@ -1,5 +1,5 @@
 // The quiz, the chip comparison, the SVG export and the link reader are
-// separate wasm chunks (scripts/build-wasm.sh): the calculator opens without
+// separate wasm chunks (scripts/build/build-wasm.sh): the calculator opens without
 // them, each downloads its chunk when opened (or when the pointer reaches its
 // tab or summary; the link reader with the app when the address holds a
 // link), and a failed download says so without breaking the page.

@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
-import { gzipCopy } from '../../scripts/precompress.mjs';
+import { gzipCopy } from '../../scripts/build/precompress.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const root = path.resolve(here, '..', '..');
@@ -74,7 +74,7 @@ export async function startServer(dir = path.join(root, 'dist')) {
       };
       // Like a static host, send text and wasm gzipped to a client that
       // accepts it, so Lighthouse's simulated network sees real transfer
-      // sizes: the build's own gzip copy (FILE.gz, scripts/precompress.mjs)
+      // sizes: the build's own gzip copy (FILE.gz, scripts/build/precompress.mjs)
       // when there is one, as a host with precompressed files does.
       if (COMPRESSIBLE.has(ext) && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '')) {
         body = gzipped(file, body);

@@ -3,7 +3,7 @@
 // searches much harder than zlib's level 9 and still writes plain gzip,
 // which every browser reads. On this app's wasm it is about 5% smaller.
 //
-//   node scripts/precompress.mjs DIR
+//   node scripts/build/precompress.mjs DIR
 //
 // A host that serves precompressed files (nginx `gzip_static on`, Caddy's
 // `precompressed gzip`, the test server in tests/e2e/harness.mjs) sends
@@ -48,7 +48,7 @@ function compressible(dir) {
 async function main() {
   const dir = process.argv[2];
   if (!dir || !fs.existsSync(dir)) {
-    console.error('usage: node scripts/precompress.mjs DIR');
+    console.error('usage: node scripts/build/precompress.mjs DIR');
     process.exit(2);
   }
   // 15 iterations and no cap on deflate blocks: more iterations save a few

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The linker of the app's wasm (scripts/build-wasm.sh sets it for the
+# The linker of the app's wasm (scripts/build/build-wasm.sh sets it for the
 # wasm32 target): rust-lld, given the arguments rustc gives it minus the
 # exports of wasm-streams' three JS classes (IntoUnderlyingSource,
 # IntoUnderlyingByteSource, IntoUnderlyingSink).

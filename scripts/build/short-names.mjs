@@ -1,8 +1,8 @@
 // Gives the main module's JS imports and the exports its glue calls short
 // names, in the wasm and in the wasm-bindgen glue together. Run by
-// scripts/build-wasm.sh right after wasm-bindgen:
+// scripts/build/build-wasm.sh right after wasm-bindgen:
 //
-//   node scripts/short-names.mjs <pkg dir> <out-name>
+//   node scripts/build/short-names.mjs <pkg dir> <out-name>
 //
 // Why: wasm-bindgen names each import `__wbg_<method>_<16 hex digits>`, and
 // some exports after a closure's whole mangled Rust path (over 100
@@ -25,7 +25,7 @@ import { encName, leb, readName, sections, skipImportDesc, uleb } from './wasm-r
 
 const [dir, outName] = process.argv.slice(2);
 if (!dir || !outName) {
-  console.error('usage: node scripts/short-names.mjs <pkg dir> <out-name>');
+  console.error('usage: node scripts/build/short-names.mjs <pkg dir> <out-name>');
   process.exit(2);
 }
 const wasmPath = path.join(dir, `${outName}_bg.wasm`);

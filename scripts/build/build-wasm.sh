@@ -13,25 +13,25 @@
 # step. So this script does what Trunk's pipeline did, plus the split:
 #
 #   cargo build (linked with --emit-relocs, which wasm-split-cli needs, by
-#     scripts/link-wasm.sh: rust-lld without wasm-streams' unused exports)
+#     scripts/build/link-wasm.sh: rust-lld without wasm-streams' unused exports)
 #   -> wasm-split-cli: main module + split_quiz.wasm + split_compare.wasm
 #      + split_svg.wasm (+ chunk_<n>.wasm, code two of them use)
 #      + __wasm_split.js (the loader)
 #   -> wasm-bindgen --target web on the main module (--keep-lld-exports: the
 #      chunks import the main module's memory, table and shared functions)
-#   -> scripts/drop-stream-classes.mjs: wasm-streams' classes out of the
+#   -> scripts/build/drop-stream-classes.mjs: wasm-streams' classes out of the
 #      glue (their exports are not in the wasm)
-#   -> scripts/short-names.mjs: short names for the imports and exports
+#   -> scripts/build/short-names.mjs: short names for the imports and exports
 #      between the main module and its glue (about -5 KB gzip)
 #   -> wasm-opt -O2 on each wasm, its functions ordered for gzip
-#      (scripts/gzip-order.mjs), terser on the JS (release)
+#      (scripts/build/gzip-order.mjs), terser on the JS (release)
 #   -> copied to <staging>/app-<hash>/, hash of the content (a new build never
 #      reuses a cached file), and index.html pointed at that folder.
 #
 # The release flags (std built for size and so on) come from the environment
 # that scripts/trunk-release.sh sets up for Trunk, which hooks inherit.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
 
 stage="${TRUNK_STAGING_DIR:?Trunk runs this script (Trunk.toml hook); build with scripts/trunk-release.sh}"
@@ -51,7 +51,7 @@ profile_flag=()
 [ "$profile" = release ] && profile_flag=(--release)
 export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="${CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS:-} -Clink-arg=--emit-relocs"
 # rust-lld without wasm-streams' unused class exports (see the script).
-export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER="$PWD/scripts/link-wasm.sh"
+export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER="$PWD/scripts/build/link-wasm.sh"
 say "cargo build ($profile)"
 cargo build --target wasm32-unknown-unknown --bin roofline-lab --locked "${profile_flag[@]}"
 
@@ -74,17 +74,17 @@ wasm-bindgen --target web --keep-lld-exports --no-demangle --no-typescript \
 # link-wasm.sh left wasm-streams' class exports out of the link; a glue that
 # imports one of their constructors would call exports that are not there.
 if grep -q 'new_with_into_underlying' "$work/pkg/roofline-lab.js"; then
-  say "the app now builds a wasm-streams stream: drop the export filter in scripts/link-wasm.sh"
+  say "the app now builds a wasm-streams stream: drop the export filter in scripts/build/link-wasm.sh"
   exit 1
 fi
 # Their classes are still written into the glue: dead code, dropped.
-node scripts/drop-stream-classes.mjs "$work/pkg/roofline-lab.js"
+node scripts/build/drop-stream-classes.mjs "$work/pkg/roofline-lab.js"
 cp "$work/split/__wasm_split.js" "${chunks[@]}" "$work/pkg/"
 # The files the link and quiz chunks' loaders fetch, for index.html's preloads.
-link_files=$(node scripts/chunk-deps.mjs "$work/split" link)
-quiz_files=$(node scripts/chunk-deps.mjs "$work/split" quiz)
+link_files=$(node scripts/build/chunk-deps.mjs "$work/split" link)
+quiz_files=$(node scripts/build/chunk-deps.mjs "$work/split" quiz)
 say "short import and export names"
-node scripts/short-names.mjs "$work/pkg" roofline-lab
+node scripts/build/short-names.mjs "$work/pkg" roofline-lab
 
 # With names, for the bench's code-by-crate table (bench/wasm-code.mjs).
 mkdir -p "$work/named"
@@ -106,7 +106,7 @@ if [ "$profile" = release ]; then
   # and runs at -O2 speed.
   for f in "$work/pkg"/*.wasm; do
     wasm-opt -O2 --low-memory-unused --strip-producers "$f" -o "$f"
-    node scripts/gzip-order.mjs "$f" "$f"
+    node scripts/build/gzip-order.mjs "$f" "$f"
   done
   # The JS glue, minified as Trunk minifies its own (about -2.3 KB gzip).
   for f in "$work/pkg"/*.js; do
@@ -131,6 +131,6 @@ if [ "$profile" = release ]; then
   # gzip copies next to each file, for hosts that serve them as they are
   # (zopfli: about 5% smaller than gzip -9; the size budget counts these).
   say "gzip copies (zopfli)"
-  node scripts/precompress.mjs "$stage"
+  node scripts/build/precompress.mjs "$stage"
 fi
 say "wrote $dir/"

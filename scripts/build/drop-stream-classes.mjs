@@ -1,10 +1,10 @@
 // Drops wasm-streams' three JS classes (IntoUnderlyingSource,
 // IntoUnderlyingByteSource, IntoUnderlyingSink) from the wasm-bindgen glue.
-// Run by scripts/build-wasm.sh right after wasm-bindgen:
+// Run by scripts/build/build-wasm.sh right after wasm-bindgen:
 //
-//   node scripts/drop-stream-classes.mjs <glue.js>
+//   node scripts/build/drop-stream-classes.mjs <glue.js>
 //
-// Why: scripts/link-wasm.sh leaves their exports out of the wasm (the app
+// Why: scripts/build/link-wasm.sh leaves their exports out of the wasm (the app
 // never streams), but wasm-bindgen still writes each class, with its free()
 // and a FinalizationRegistry, into the glue: dead code that calls exports
 // that are not there, about 0.2 KB of the gzipped first load. Nothing can
@@ -18,7 +18,7 @@ import fs from 'node:fs';
 
 const file = process.argv[2];
 if (!file) {
-  console.error('usage: node scripts/drop-stream-classes.mjs <glue.js>');
+  console.error('usage: node scripts/build/drop-stream-classes.mjs <glue.js>');
   process.exit(2);
 }
 const glue = fs.readFileSync(file, 'utf8');

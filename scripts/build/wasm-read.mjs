@@ -1,6 +1,6 @@
 // Reading (and writing the few pieces they rewrite of) a wasm module's
-// binary format, for the scripts that look inside one: scripts/short-names.mjs (renames imports and exports),
-// scripts/gzip-order.mjs (orders functions for gzip) and bench/wasm-code.mjs
+// binary format, for the scripts that look inside one: scripts/build/short-names.mjs (renames imports and exports),
+// scripts/build/gzip-order.mjs (orders functions for gzip) and bench/wasm-code.mjs
 // (code size by crate).
 
 /** Reads an unsigned LEB128 at `pos`: [value, next position]. */

@@ -1,8 +1,8 @@
 // Orders a wasm's functions so that gzip finds more of each one in the
-// functions just before it. Run by scripts/build-wasm.sh on each wasm after
+// functions just before it. Run by scripts/build/build-wasm.sh on each wasm after
 // wasm-opt -O2:
 //
-//   node scripts/gzip-order.mjs <in.wasm> <out.wasm>
+//   node scripts/build/gzip-order.mjs <in.wasm> <out.wasm>
 //
 // Why: gzip only matches text within the last 32 KB. The linker lays
 // functions out by where they come from, so the copies of one generic
@@ -17,7 +17,7 @@
 // its place in it (a name section of zero-padded ranks), and wasm-opt's
 // --reorder-functions-by-name does the reordering, rewriting every call,
 // table entry and export; --strip-debug then drops the names again. Imports
-// keep their places. The chunks of scripts/build-wasm.sh reach the main
+// keep their places. The chunks of scripts/build/build-wasm.sh reach the main
 // module through its table and exports, not by function index, so each
 // wasm can be ordered on its own.
 import fs from 'node:fs';
@@ -115,7 +115,7 @@ export function gzipOrder(bodies) {
 function main() {
   const [input, output] = process.argv.slice(2);
   if (!input || !output) {
-    console.error('usage: node scripts/gzip-order.mjs <in.wasm> <out.wasm>');
+    console.error('usage: node scripts/build/gzip-order.mjs <in.wasm> <out.wasm>');
     process.exit(2);
   }
   const buf = fs.readFileSync(input);
@@ -145,7 +145,7 @@ function main() {
   try {
     // The features come from the module's target_features section, which the
     // build strips only after this step.
-    const wasmOpt = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'node_modules', '.bin', 'wasm-opt');
+    const wasmOpt = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'node_modules', '.bin', 'wasm-opt');
     // Optimisation levels without passes: binaryen then writes the code
     // through its optimised stack form (a plain rewrite is about 1.3 KB
     // gzip larger; at shrink level 2 that form is a little smaller than

@@ -1,11 +1,11 @@
 // Prints the files the loader of a split chunk fetches, comma-separated:
 // the chunk and the shared chunk_<n>.wasm files it needs, as
-// __wasm_split.js lists them. Run by scripts/build-wasm.sh, which puts the
+// __wasm_split.js lists them. Run by scripts/build/build-wasm.sh, which puts the
 // lists of the link and quiz chunks in index.html, so that a link (or a quiz
 // link) starts every file its chunk needs at once, alongside the app, rather
 // than one round trip after the app starts:
 //
-//   node scripts/chunk-deps.mjs <dir with __wasm_split.js> link
+//   node scripts/build/chunk-deps.mjs <dir with __wasm_split.js> link
 //   -> split_link.wasm,chunk_6.wasm
 // It fails when the loader's shape is not the one it knows, so a new
 // version of wasm-split-cli cannot silently drop the preloads.
