@@ -17,8 +17,6 @@ use plotters::coord::types::RangedCoordf64;
 use roofline_core::format;
 use roofline_core::num::pow10;
 
-use crate::roofline::decades;
-
 /// How an axis writes its tick labels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum TickText {
@@ -90,6 +88,17 @@ impl Ranged for Axis {
     fn range(&self) -> Range<f64> {
         self.range.clone()
     }
+}
+
+/// Powers of ten between `lo` and `hi` for tick marks: at most about a
+/// dozen (every k-th decade on very wide ranges), none for a bad range.
+fn decades(lo: f64, hi: f64) -> Vec<f64> {
+    if !(lo.is_finite() && hi.is_finite() && lo > 0.0 && hi > lo) {
+        return Vec::new();
+    }
+    let (a, b) = (lo.log10().ceil() as i32, hi.log10().floor() as i32);
+    let step = ((b - a) / 12 + 1).max(1) as usize;
+    (a..=b).step_by(step).map(|e| 10f64.powi(e)).collect()
 }
 
 /// Ticks at the whole multiples of a round step (1, 2 or 5 times a power

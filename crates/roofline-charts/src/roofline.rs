@@ -11,7 +11,9 @@ use roofline_core::roofline::attained;
 use roofline_core::small::Join;
 
 use crate::axis::Axis;
+use crate::error::err;
 use crate::frame::{framed, FrameStyle};
+use crate::style::text_style_scaled;
 use crate::Theme;
 
 /// One bandwidth line of the chart.
@@ -112,17 +114,6 @@ impl PlotFrame {
     }
 }
 
-/// Powers of ten between `lo` and `hi` for tick marks: at most about a
-/// dozen (every k-th decade on very wide ranges), none for a bad range.
-pub(crate) fn decades(lo: f64, hi: f64) -> Vec<f64> {
-    if !(lo.is_finite() && hi.is_finite() && lo > 0.0 && hi > lo) {
-        return Vec::new();
-    }
-    let (a, b) = (lo.log10().ceil() as i32, hi.log10().floor() as i32);
-    let step = ((b - a) / 12 + 1).max(1) as usize;
-    (a..=b).step_by(step).map(|e| 10f64.powi(e)).collect()
-}
-
 /// Checks a log axis range can be drawn: positive, finite, ordered.
 pub(crate) fn check_log_range(what: &str, lo: f64, hi: f64) -> Result<(), String> {
     if lo.is_finite() && hi.is_finite() && lo > 0.0 && hi > lo && lo >= f64::MIN_POSITIVE {
@@ -140,16 +131,6 @@ fn blend(bg: RGBColor, c: RGBColor, alpha: f64) -> RGBColor {
     RGBColor(mix(bg.0, c.0), mix(bg.1, c.1), mix(bg.2, c.2))
 }
 
-/// Sans-serif text of `size` backend pixels in `color`.
-pub(crate) fn text_style_scaled(size: f64, color: RGBColor) -> TextStyle<'static> {
-    TextStyle {
-        color: color.to_backend_color(),
-        // The family as the enum: plotters reads a family name with
-        // `str::to_lowercase`, which links the Unicode case table (12 KB).
-        ..TextStyle::from((FontFamily::SansSerif, size).into_font())
-    }
-}
-
 /// Where the data point `p` lands, in pixels of the plotting area (what
 /// [`Labels`] and [`legend_layout`] work in).
 pub(crate) fn plot_point<DB, X, Y>(
@@ -164,10 +145,6 @@ where
     let (ax, ay) = area.map_coordinate(&p);
     let (bx, by) = area.get_base_pixel();
     (ax - bx, ay - by)
-}
-
-pub(crate) fn err<E: std::fmt::Display>(e: E) -> String {
-    e.to_string()
 }
 
 /// One legend row: its label, colour, and whether the sample is dashed (a
