@@ -101,6 +101,17 @@ fn decades(lo: f64, hi: f64) -> Vec<f64> {
     (a..=b).step_by(step).map(|e| 10f64.powi(e)).collect()
 }
 
+/// Checks a log axis range can be drawn: positive, finite, ordered.
+pub(crate) fn check_log_range(what: &str, lo: f64, hi: f64) -> Result<(), String> {
+    if lo.is_finite() && hi.is_finite() && lo > 0.0 && hi > lo && lo >= f64::MIN_POSITIVE {
+        Ok(())
+    } else {
+        Err(format!(
+            "The {what} are outside the range this chart can draw."
+        ))
+    }
+}
+
 /// Ticks at the whole multiples of a round step (1, 2 or 5 times a power
 /// of ten) in `lo..=hi`: the smallest such step that gives at most `max`
 /// of them. Each tick is its multiple times the step, so none carries the

@@ -12,6 +12,8 @@ mod axis;
 pub mod batch;
 mod error;
 mod frame;
+mod labels;
+mod legend;
 pub mod roofline;
 pub mod spec;
 mod style;
