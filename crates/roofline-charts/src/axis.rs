@@ -17,8 +17,6 @@ use plotters::coord::types::RangedCoordf64;
 use roofline_core::format;
 use roofline_core::num::pow10;
 
-use crate::roofline::decades;
-
 /// How an axis writes its tick labels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum TickText {
@@ -89,6 +87,28 @@ impl Ranged for Axis {
 
     fn range(&self) -> Range<f64> {
         self.range.clone()
+    }
+}
+
+/// Powers of ten between `lo` and `hi` for tick marks: at most about a
+/// dozen (every k-th decade on very wide ranges), none for a bad range.
+fn decades(lo: f64, hi: f64) -> Vec<f64> {
+    if !(lo.is_finite() && hi.is_finite() && lo > 0.0 && hi > lo) {
+        return Vec::new();
+    }
+    let (a, b) = (lo.log10().ceil() as i32, hi.log10().floor() as i32);
+    let step = ((b - a) / 12 + 1).max(1) as usize;
+    (a..=b).step_by(step).map(|e| 10f64.powi(e)).collect()
+}
+
+/// Checks a log axis range can be drawn: positive, finite, ordered.
+pub(crate) fn check_log_range(what: &str, lo: f64, hi: f64) -> Result<(), String> {
+    if lo.is_finite() && hi.is_finite() && lo > 0.0 && hi > lo && lo >= f64::MIN_POSITIVE {
+        Ok(())
+    } else {
+        Err(format!(
+            "The {what} are outside the range this chart can draw."
+        ))
     }
 }
 

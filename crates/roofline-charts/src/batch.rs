@@ -13,12 +13,12 @@ use roofline_core::small::Join;
 use roofline_core::sweep::{lin_space, log_space, Sweep};
 use roofline_core::{format, CoreError};
 
-use crate::axis::{Axis, TickText};
+use crate::axis::{check_log_range, Axis, TickText};
+use crate::error::err;
 use crate::frame::{framed, FrameStyle, Plot};
-use crate::roofline::{
-    check_log_range, draw_legend, err, legend_layout, plot_point, polyline_obstacles,
-    text_style_scaled, Labels, LegendEntry, Rect,
-};
+use crate::labels::{plot_point, polyline_obstacles, Labels, Rect};
+use crate::legend::{draw_legend, legend_layout, LegendEntry};
+use crate::style::text_style_scaled;
 use crate::{PlotFrame, Theme};
 
 /// One curve of the batch chart.

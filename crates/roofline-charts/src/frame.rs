@@ -19,7 +19,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::axis::Axis;
-use crate::roofline::err;
+use crate::error::err;
 
 /// The plotting area, in data coordinates.
 pub(crate) type Plot<DB> = DrawingArea<DB, Cartesian2d<Axis, Axis>>;
@@ -186,7 +186,7 @@ mod tests {
 
     use super::*;
     use crate::axis::TickText;
-    use crate::roofline::text_style_scaled;
+    use crate::style::text_style_scaled;
     use proptest::prelude::*;
 
     /// The axes of a test chart: log-log (the roofline), or linear-linear

@@ -10,9 +10,13 @@
 
 mod axis;
 pub mod batch;
+mod error;
 mod frame;
+mod labels;
+mod legend;
 pub mod roofline;
 pub mod spec;
+mod style;
 pub mod theme;
 
 pub use batch::{batch_csv, batch_for, draw_batch, BatchChart, BatchSeries};

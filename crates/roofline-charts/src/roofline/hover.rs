@@ -1,0 +1,37 @@
+//! The roofline chart's hover readout: what each bandwidth line attains at
+//! the intensity under the pointer, and which ceiling binds there.
+
+use roofline_core::format;
+use roofline_core::roofline::attained;
+use roofline_core::small::Join;
+
+use super::RooflineChart;
+
+impl RooflineChart {
+    /// The hover readout at `intensity`: the attained throughput under each
+    /// bandwidth line and which ceiling binds there.
+    pub fn readout(&self, intensity: f64) -> String {
+        if !(intensity.is_finite() && intensity > 0.0) {
+            return String::new();
+        }
+        let mut parts = vec![format!("Intensity {}", format::intensity(intensity))];
+        for line in &self.lines {
+            let y = attained(self.peak, line.bandwidth, intensity);
+            let which = if intensity < line.critical {
+                format!("{} bandwidth binds", line_name(&line.label))
+            } else {
+                "peak compute binds".to_string()
+            };
+            parts.push(format!(
+                "{}: {} ({which})",
+                line_name(&line.label),
+                format::flops_rate(y)
+            ));
+        }
+        parts.joined(" · ")
+    }
+}
+
+fn line_name(label: &str) -> &str {
+    label.split(' ').next().unwrap_or(label)
+}
