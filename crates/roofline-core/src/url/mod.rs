@@ -20,6 +20,9 @@
 //! names, parsed as numbers or as an operation's notation, and echoed in
 //! notices clipped to 40 characters (and not at all when it spells a
 //! non-finite number, so a notice never reads "NaN" or "inf").
+//!
+//! [`encode`]: fn@encode
+//! [`decode`]: fn@decode
 
 // Where the code is: `query` splits the pasted text into parameters and
 // reads numbers from them; `notice` words what went wrong; `encode` writes
@@ -47,11 +50,12 @@ pub const VERSION: u32 = 1;
 /// The longest operation notation a link may carry, in characters.
 pub const MAX_OP_CHARS: usize = 400;
 
-/// The most parameters [`decode`] reads from a link; it ignores the rest,
-/// with a notice. The app's own links have about twenty.
+/// The most parameters [`decode`](fn@decode) reads from a link; it ignores
+/// the rest, with a notice. The app's own links have about twenty.
 pub const MAX_PARAMS: usize = 256;
 
-/// The most notices [`decode`] lists; one more notice counts the rest.
+/// The most notices [`decode`](fn@decode) lists; one more notice counts
+/// the rest.
 pub const MAX_NOTICES: usize = 32;
 
 /// The result of reading a link: a valid state, and a notice for each
