@@ -446,7 +446,7 @@ pub fn evaluate(input: &CalcInput) -> CalcView {
 impl CalcInput {
     /// The input that shows `state` (numbers written as in links).
     pub fn from_state(state: &CalcState) -> CalcInput {
-        let num = crate::url::number;
+        let num = crate::num::shortest;
         CalcInput {
             chip: state.chip.clone(),
             peak_edits: map_of(state.peak_overrides.iter().map(|(d, v)| (*d, num(*v)))),

@@ -1,4 +1,5 @@
-//! Decimal text to `f64`, in one place; and powers of ten ([`pow10`]).
+//! Decimal text to `f64`, in one place; the shortest text of an `f64`
+//! that reads back exactly ([`shortest`]); and powers of ten ([`pow10`]).
 //!
 //! [`parse_f64`] accepts exactly what std's `f64::from_str` accepts and
 //! returns the same value. Natively (and in every test of this crate) it is
@@ -58,6 +59,18 @@ pub fn parse_f64(text: &str) -> Option<f64> {
         return None;
     }
     decimal_value(text)
+}
+
+/// A number as short as it can be written and still read back exactly:
+/// `4096`, `1.97e14`, `0.5`.
+pub fn shortest(x: f64) -> String {
+    let plain = format!("{x}");
+    let exp = format!("{x:e}");
+    if exp.len() < plain.len() {
+        exp
+    } else {
+        plain
+    }
 }
 
 /// Whether `body` (after any sign) is `digits [. digits] [exponent]` with at
@@ -156,6 +169,21 @@ mod tests {
         fn pow10_between_decades_is_close(e in -30.0f64..30.0) {
             let want = 10f64.powf(e);
             prop_assert!((pow10(e) - want).abs() <= want * 1e-13, "10^{}", e);
+        }
+    }
+
+    #[test]
+    fn numbers_are_short_and_exact() {
+        for (x, s) in [
+            (4096.0, "4096"),
+            (1.97e14, "1.97e14"),
+            (8.2e11, "8.2e11"),
+            (0.5, "0.5"),
+            (1e6, "1e6"),
+            (256.0, "256"),
+        ] {
+            assert_eq!(shortest(x), s);
+            assert_eq!(s.parse::<f64>(), Ok(x));
         }
     }
 

@@ -1,0 +1,523 @@
+//! The calculator's keys of a link (`chip`, `peak.*`, `bw.*`, `op`, `sz`,
+//! `dt`, `l1`, `l2`, `n`, `link`, `shard`, `bx`, `bs`, `pairs`) read into a
+//! [`CalcState`], every unusable value replaced by a fallback with a notice.
+
+use crate::format::sci;
+use crate::hardware::{catalogue, preset, Chip, Family};
+use crate::op::{Operation, Shortcut, Sizes};
+use crate::small::{Join, SmallMap};
+use crate::state::{
+    default_batch_dim, default_level2, default_sizes, CalcState, ChartScale, DEFAULT_CHIP,
+    DEFAULT_PAIRS, DEFAULT_SHORTCUT, MAX_CHIPS, MAX_PAIRS,
+};
+use crate::{DType, LevelKind};
+
+use super::encode::pairs_value;
+use super::notice::{dim_list, dim_name, num_problem, quoted, said, shown, shown_long, Notes};
+use super::query::{positive, whole, Params};
+use super::MAX_OP_CHARS;
+
+/// A chip to fall back on if even the default preset were missing.
+fn fallback_chip() -> Chip {
+    preset(DEFAULT_CHIP)
+        .or_else(|| catalogue().first().cloned())
+        .unwrap_or_else(|| Chip {
+            id: DEFAULT_CHIP.to_string(),
+            name: DEFAULT_CHIP.to_string(),
+            family: Family::Custom,
+            peaks: Vec::new(),
+            levels: Vec::new(),
+        })
+}
+
+pub(super) fn read_calc(p: &mut Params, n: &mut Notes) -> CalcState {
+    // The chip, then the user's numbers on it.
+    let mut chip = match p.take("chip") {
+        None => fallback_chip(),
+        Some(raw) => match preset(&raw) {
+            Some(c) => c,
+            None => {
+                let c = fallback_chip();
+                let subject = match shown(&raw) {
+                    Some(s) => format!("chip '{s}'"),
+                    None => "chip".to_string(),
+                };
+                n.push(
+                    "chip",
+                    format!("{subject} is not a preset; using {}", c.name),
+                );
+                c
+            }
+        },
+    };
+    let base = chip.clone();
+    let peak_overrides = read_peaks(p, n, &base);
+    let bw_overrides = read_bandwidths(p, n, &base);
+    for (d, v) in &peak_overrides {
+        // Values are positive and finite: this cannot fail.
+        let _ = chip.set_peak(*d, *v);
+    }
+    for (k, v) in &bw_overrides {
+        let _ = chip.set_bandwidth(*k, *v);
+    }
+
+    let op = read_op(p, n);
+    let sizes = match p.take("sz") {
+        None => default_sizes(&op),
+        Some(raw) => read_sizes(&raw, &op, n),
+    };
+
+    let widest = op.widest_input_dtype();
+    let compute = p.take("dt").and_then(|raw| match raw.parse::<DType>() {
+        Err(_) => {
+            n.push(
+                "dt",
+                format!(
+                    "{} is not a data type (try fp32, bf16, fp16, fp8, int8, fp4 or int4); \
+                     using the widest input's ({widest})",
+                    said("dt", &raw)
+                ),
+            );
+            None
+        }
+        Ok(d) if chip.peak(d).is_err() => {
+            n.push(
+                "dt",
+                format!(
+                    "dt: {} lists no {d} peak; using the widest input's ({widest})",
+                    chip.name
+                ),
+            );
+            None
+        }
+        Ok(d) => Some(d),
+    });
+    let compute = match compute {
+        None if chip.peak(widest).is_err() => {
+            let first = chip.dtypes().into_iter().next();
+            if let Some(d) = first {
+                n.push(
+                    "dt",
+                    format!(
+                        "dt: {} lists no {widest} peak (the widest input's type); using {d}",
+                        chip.name
+                    ),
+                );
+            }
+            first
+        }
+        c => c,
+    };
+
+    let kinds = chip.level_kinds();
+    let level1 = match p.take("l1") {
+        None => LevelKind::Hbm,
+        Some(raw) => match read_level(&raw) {
+            Some(k) if kinds.contains(&k) => k,
+            Some(k) => {
+                n.push(
+                    "l1",
+                    format!("l1: {} has no {k} bandwidth; using HBM", chip.name),
+                );
+                LevelKind::Hbm
+            }
+            None => {
+                n.push(
+                    "l1",
+                    format!(
+                        "{} is not a memory level ({LEVELS}); using HBM",
+                        said("l1", &raw)
+                    ),
+                );
+                LevelKind::Hbm
+            }
+        },
+    };
+    let l2_default = default_level2(&chip, level1);
+    let l2_text = l2_default.map_or("none", LevelKind::name);
+    let level2 = match p.take("l2") {
+        None => l2_default,
+        Some(raw) if raw.trim().eq_ignore_ascii_case("none") => None,
+        Some(raw) => match read_level(&raw) {
+            Some(k) if k == level1 => {
+                n.push(
+                    "l2",
+                    format!("l2: {k} is already the first level (l1); using {l2_text}"),
+                );
+                l2_default
+            }
+            Some(k) if kinds.contains(&k) => Some(k),
+            Some(k) => {
+                n.push(
+                    "l2",
+                    format!("l2: {} has no {k} bandwidth; using {l2_text}", chip.name),
+                );
+                l2_default
+            }
+            None => {
+                n.push(
+                    "l2",
+                    format!(
+                        "{} is not a memory level ({LEVELS}, or none); using {l2_text}",
+                        said("l2", &raw)
+                    ),
+                );
+                l2_default
+            }
+        },
+    };
+
+    let chips = match p.take("n") {
+        None => 1,
+        Some(raw) => match whole(&raw) {
+            Some(x) if x > u64::from(MAX_CHIPS) => {
+                n.push(
+                    "n",
+                    format!(
+                        "{} is more than {MAX_CHIPS} chips; using {MAX_CHIPS}",
+                        said("n", &raw)
+                    ),
+                );
+                MAX_CHIPS
+            }
+            Some(x) if x >= 1 => u32::try_from(x).unwrap_or(1),
+            _ => {
+                n.push(
+                    "n",
+                    format!(
+                        "{} is not a whole number of chips from 1 to {MAX_CHIPS}; using 1",
+                        said("n", &raw)
+                    ),
+                );
+                1
+            }
+        },
+    };
+
+    let link = p.take("link").and_then(|raw| {
+        if raw.trim().eq_ignore_ascii_case("auto") {
+            return None;
+        }
+        let why = match read_level(&raw) {
+            Some(k) if !k.is_network() => {
+                format!("link: {k} is not a link between chips (ICI, NVLink or DCN)")
+            }
+            Some(k) if !kinds.contains(&k) => format!("link: {} has no {k}", chip.name),
+            Some(k) => return Some(k),
+            None => format!("{} is not a link (ici, nvlink or dcn)", said("link", &raw)),
+        };
+        n.push("link", format!("{why}; using the chip's first link"));
+        None
+    });
+
+    let contracted = op.contracted_dims();
+    let shard = p.take("shard").and_then(|raw| {
+        let t = raw.trim();
+        if contracted.iter().any(|d| d == t) {
+            return Some(t.to_string());
+        }
+        let msg = if contracted.is_empty() {
+            "shard: the operation sums over no dimension; ignored".to_string()
+        } else {
+            let auto = if contracted.iter().any(|d| d == "D") {
+                "D".to_string()
+            } else {
+                contracted.first().map(|d| dim_name(d)).unwrap_or_default()
+            };
+            format!(
+                "{} is not a summed-over dimension of the operation ({}); using {auto}",
+                said("shard", &raw),
+                dim_list(&contracted)
+            )
+        };
+        n.push("shard", msg);
+        None
+    });
+
+    let bx_default = default_batch_dim(&op);
+    let batch_dim = match p.take("bx") {
+        None => bx_default,
+        Some(raw) if op.has_dim(raw.trim()) => raw.trim().to_string(),
+        Some(raw) => {
+            n.push(
+                "bx",
+                format!(
+                    "{} is not a dimension of the operation ({}); using {}",
+                    said("bx", &raw),
+                    dim_list(&op.dims()),
+                    dim_name(&bx_default)
+                ),
+            );
+            bx_default
+        }
+    };
+    let batch_scale = match p.take("bs") {
+        None => ChartScale::default(),
+        Some(raw) => ChartScale::from_key(&raw).unwrap_or_else(|| {
+            n.push(
+                "bs",
+                format!("{} is not log or lin; using log", said("bs", &raw)),
+            );
+            ChartScale::default()
+        }),
+    };
+    let pairs = match p.take("pairs") {
+        None => DEFAULT_PAIRS.to_vec(),
+        Some(raw) => read_pairs(&raw, n),
+    };
+
+    CalcState {
+        chip: chip.id.clone(),
+        peak_overrides,
+        bw_overrides,
+        op: op.notation(),
+        sizes,
+        compute,
+        level1,
+        level2,
+        chips,
+        link,
+        shard,
+        batch_dim,
+        batch_scale,
+        pairs,
+    }
+}
+
+const LEVELS: &str = "hbm, vmem, smem, pcie, ici, nvlink or dcn";
+
+fn read_level(raw: &str) -> Option<LevelKind> {
+    LevelKind::from_key(raw)
+}
+
+fn read_peaks(p: &mut Params, n: &mut Notes, base: &Chip) -> Vec<(DType, f64)> {
+    let mut out: SmallMap<DType, f64> = SmallMap::new();
+    for (key, raw) in p.take_prefixed("peak.") {
+        let name = shown(&key).unwrap_or_else(|| "a peak.* parameter".to_string());
+        let Ok(d) = key["peak.".len()..].parse::<DType>() else {
+            n.push(
+                &key,
+                format!(
+                    "{name} names no data type (try peak.fp32, peak.bf16, peak.fp16, peak.fp8, \
+                     peak.int8, peak.fp4 or peak.int4); ignored"
+                ),
+            );
+            continue;
+        };
+        match positive(&raw) {
+            Ok(v) => {
+                if out.insert(d, v).is_some() {
+                    n.push(
+                        &key,
+                        format!("{name} sets the {d} peak again; using the last one"),
+                    );
+                }
+            }
+            Err(e) => {
+                let fallback = match base.peak_entry(d) {
+                    Some(pk) => format!("using {}'s {}", base.name, sci(pk.dense)),
+                    None => "ignored".to_string(),
+                };
+                n.push(
+                    &key,
+                    format!("{}; {fallback}", num_problem(&name, &raw, e, "peak")),
+                );
+            }
+        }
+    }
+    out.into_iter().collect()
+}
+
+fn read_bandwidths(p: &mut Params, n: &mut Notes, base: &Chip) -> Vec<(LevelKind, f64)> {
+    let mut out: SmallMap<LevelKind, f64> = SmallMap::new();
+    for (key, raw) in p.take_prefixed("bw.") {
+        let name = shown(&key).unwrap_or_else(|| "a bw.* parameter".to_string());
+        let Some(k) = LevelKind::from_key(&key["bw.".len()..]) else {
+            n.push(
+                &key,
+                format!(
+                    "{name} names no memory level (try bw.hbm, bw.vmem, bw.smem, bw.pcie, bw.ici, \
+                     bw.nvlink or bw.dcn); ignored"
+                ),
+            );
+            continue;
+        };
+        match positive(&raw) {
+            Ok(v) => {
+                if out.insert(k, v).is_some() {
+                    n.push(
+                        &key,
+                        format!("{name} sets the {k} bandwidth again; using the last one"),
+                    );
+                }
+            }
+            Err(e) => {
+                let fallback = match base.level(k) {
+                    Ok(l) => format!("using {}'s {}", base.name, sci(l.bandwidth)),
+                    Err(_) => "ignored".to_string(),
+                };
+                n.push(
+                    &key,
+                    format!("{}; {fallback}", num_problem(&name, &raw, e, "bandwidth")),
+                );
+            }
+        }
+    }
+    out.into_iter().collect()
+}
+
+fn read_op(p: &mut Params, n: &mut Notes) -> Operation {
+    let default = DEFAULT_SHORTCUT.operation();
+    let Some(raw) = p.take("op") else {
+        return default;
+    };
+    let t = raw.trim();
+    let why = if let Some(sc) = Shortcut::from_key(t) {
+        return sc.operation();
+    } else if t.chars().count() > MAX_OP_CHARS {
+        format!("op is longer than {MAX_OP_CHARS} characters")
+    } else {
+        match Operation::parse(t) {
+            Ok(op) => match op.counts(&default_sizes(&op)) {
+                Ok(_) => return op,
+                Err(e) => format!(
+                    "{} cannot be counted at the default sizes ({})",
+                    said("op", t),
+                    shown(&e.to_string()).unwrap_or_default()
+                ),
+            },
+            Err(e) => {
+                let detail = shown_long(&e.to_string())
+                    .map(|d| format!(" ({d})"))
+                    .unwrap_or_default();
+                format!("{} is not an operation{detail}", said("op", t))
+            }
+        }
+    };
+    n.push(
+        "op",
+        format!(
+            "{why}; using the matmul with int8 weights, {}",
+            default.notation()
+        ),
+    );
+    default
+}
+
+fn read_sizes(raw: &str, op: &Operation, n: &mut Notes) -> Sizes {
+    let defaults = default_sizes(op);
+    let defaults_text = || {
+        defaults
+            .iter()
+            .map(|(d, v)| format!("{}:{}", dim_name(d), sci(*v)))
+            .collect::<Vec<_>>()
+            .joined(",")
+    };
+    let mut got = Sizes::new();
+    for item in raw.split(',') {
+        let item = item.trim();
+        if item.is_empty() {
+            continue;
+        }
+        let Some((name, val)) = item.split_once(':').or_else(|| item.split_once('=')) else {
+            n.push(
+                "sz",
+                format!("sz: {} is not a size like D:4096; ignored", quoted(item)),
+            );
+            continue;
+        };
+        let name = name.trim();
+        let Some(fallback) = defaults.get(name).copied() else {
+            n.push(
+                "sz",
+                format!(
+                    "sz: {} is not a dimension of the operation ({}); ignored",
+                    quoted(name),
+                    dim_list(&op.dims())
+                ),
+            );
+            continue;
+        };
+        let v = match positive(val) {
+            Ok(v) => v,
+            Err(e) => {
+                n.push(
+                    "sz",
+                    format!(
+                        "{}; using {}",
+                        num_problem(&dim_name(name), val, e, "size"),
+                        sci(fallback)
+                    ),
+                );
+                fallback
+            }
+        };
+        if got.insert(name.to_string(), v).is_some() {
+            n.push(
+                "sz",
+                format!("sz gives {} twice; using the last", dim_name(name)),
+            );
+        }
+    }
+    for (d, v) in &defaults {
+        if !got.contains_key(d) {
+            n.push(
+                "sz",
+                format!("sz gives no size for {}; using {}", dim_name(d), sci(*v)),
+            );
+            got.insert(d.clone(), *v);
+        }
+    }
+    if let Err(e) = op.counts(&got) {
+        let why = shown_long(&e.to_string()).unwrap_or_else(|| "they cannot be used".to_string());
+        n.push(
+            "sz",
+            format!("sz: {why}; using the default sizes {}", defaults_text()),
+        );
+        return defaults;
+    }
+    got
+}
+
+fn read_pairs(raw: &str, n: &mut Notes) -> Vec<(f64, f64)> {
+    let default_text = || pairs_value(&DEFAULT_PAIRS);
+    let mut out = Vec::new();
+    let mut extra = 0usize;
+    for item in raw.split(',') {
+        let item = item.trim();
+        if item.is_empty() {
+            continue;
+        }
+        let pair = item
+            .split_once(['x', 'X', '×', '*'])
+            .and_then(|(a, b)| Some((positive(a).ok()?, positive(b).ok()?)));
+        match pair {
+            Some(pair) if out.len() < MAX_PAIRS => out.push(pair),
+            Some(_) => extra += 1,
+            None => n.push(
+                "pairs",
+                format!(
+                    "pairs: {} is not a pair of positive sizes like 4096x4096; skipped",
+                    quoted(item)
+                ),
+            ),
+        }
+    }
+    if extra > 0 {
+        n.push(
+            "pairs",
+            format!(
+                "pairs: {} pairs is more than {MAX_PAIRS}; kept the first {MAX_PAIRS}",
+                MAX_PAIRS + extra
+            ),
+        );
+    }
+    if out.is_empty() {
+        n.push(
+            "pairs",
+            format!("pairs has no usable pair; using {}", default_text()),
+        );
+        return DEFAULT_PAIRS.to_vec();
+    }
+    out
+}
