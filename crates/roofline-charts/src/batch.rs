@@ -271,6 +271,7 @@ pub fn draw_batch<DB: DrawingBackend>(
         y_px: (yr.start, yr.end),
         x_range: (x_range.start, x_range.end),
         y_range: (ylo, yhi),
+        log: chart.log,
     };
     area.present().map_err(err)?;
     Ok(frame)

@@ -5,8 +5,10 @@ use roofline_core::{format, roofline::Roofline, Chip, CoreError, DType, LevelKin
 
 use crate::{BandwidthLine, OpMarker, RooflineChart};
 
-/// The roofline of `chip` at `dtype` against the given memory levels, with an
-/// optional operation marker (label, intensity).
+/// The roofline of `chip` at `dtype` against the given memory levels, on
+/// log-log axes, with an optional operation marker (label, intensity) read
+/// against every line. [`RooflineChart::add_network`] adds the link between
+/// chips; [`RooflineChart::set_log`] switches to linear axes.
 pub fn roofline_for_chip(
     chip: &Chip,
     dtype: DType,
@@ -20,6 +22,8 @@ pub fn roofline_for_chip(
         let bw = chip.bandwidth(kind)?;
         let c = roofline_core::roofline::Ceiling::new(kind.name(), peak, bw);
         lines.push(BandwidthLine {
+            key: kind.key().to_string(),
+            network: false,
             label: format!("{} {}", kind.name(), format::bandwidth(bw)),
             bandwidth: bw,
             critical: c.critical_intensity,
@@ -37,7 +41,15 @@ pub fn roofline_for_chip(
         peak,
         peak_label: format!("{} peak {}", dtype, format::flops_rate(peak)),
         lines,
-        marker: marker.map(|(label, intensity)| OpMarker { intensity, label }),
+        markers: marker
+            .map(|(label, intensity)| OpMarker {
+                intensity,
+                label,
+                on: (0..levels.len()).collect(),
+            })
+            .into_iter()
+            .collect(),
         x_range: roof.intensity_range(&marks),
+        log: true,
     })
 }

@@ -15,8 +15,8 @@ pub struct Theme {
     pub grid: RGBColor,
     /// The flat roof at the peak.
     pub roof: RGBColor,
-    /// The first and second bandwidth lines.
-    pub lines: [RGBColor; 2],
+    /// The first and second memory bandwidth lines, and the network link's.
+    pub lines: [RGBColor; 3],
     /// The current operation's marker.
     pub marker: RGBColor,
     /// Fills of the bandwidth-bound, in-between and compute-bound regions.
@@ -26,6 +26,15 @@ pub struct Theme {
 }
 
 impl Theme {
+    /// The opaque colour region `i` (0 bandwidth-bound, 1 in between, 2
+    /// compute-bound) is filled with: its hue laid over the background.
+    pub fn region_fill(&self, i: usize) -> RGBColor {
+        let c = self.regions[i.min(2)];
+        let (bg, a) = (self.background, self.region_alpha);
+        let mix = |b: u8, f: u8| (f64::from(b) * (1.0 - a) + f64::from(f) * a).round() as u8;
+        RGBColor(mix(bg.0, c.0), mix(bg.1, c.1), mix(bg.2, c.2))
+    }
+
     /// Dark text on white.
     pub fn light() -> Theme {
         LIGHT
@@ -45,7 +54,11 @@ static LIGHT: Theme = Theme {
     axis: RGBColor(87, 96, 106),
     grid: RGBColor(226, 230, 234),
     roof: RGBColor(87, 96, 106),
-    lines: [RGBColor(9, 105, 218), RGBColor(191, 72, 0)],
+    lines: [
+        RGBColor(9, 105, 218),
+        RGBColor(191, 72, 0),
+        RGBColor(17, 128, 120),
+    ],
     marker: RGBColor(130, 80, 223),
     regions: [
         RGBColor(255, 129, 130),
@@ -62,7 +75,11 @@ static DARK: Theme = Theme {
     axis: RGBColor(139, 148, 158),
     grid: RGBColor(48, 54, 61),
     roof: RGBColor(139, 148, 158),
-    lines: [RGBColor(88, 166, 255), RGBColor(255, 166, 87)],
+    lines: [
+        RGBColor(88, 166, 255),
+        RGBColor(255, 166, 87),
+        RGBColor(64, 200, 185),
+    ],
     marker: RGBColor(210, 168, 255),
     regions: [
         RGBColor(248, 81, 73),

@@ -114,3 +114,110 @@ fn narrow_chart_keeps_labels_apart_and_names_the_marker() {
         );
     }
 }
+
+/// The v5e chart with HBM and VMEM, and the operation at intensity 100.
+fn v5e_spec() -> roofline_charts::RooflineChart {
+    let chip = preset("v5e").unwrap();
+    roofline_for_chip(
+        &chip,
+        DType::Bf16,
+        &[LevelKind::Hbm, LevelKind::Vmem],
+        Some(("matmul".into(), 100.0)),
+    )
+    .unwrap()
+}
+
+/// On linear axes both axes start at zero, each line's slope is its
+/// bandwidth, and the axes tick at round numbers, not decades.
+#[test]
+fn linear_axes_start_at_zero_and_show_every_bend() {
+    let mut spec = v5e_spec();
+    spec.set_log(false);
+    assert_eq!(spec.x_range.0, 0.0);
+    // The farthest bend is HBM's, 1.97e14 / 8.2e11 = 240.24...; the range
+    // goes 30% past it.
+    let hbm_bend = 1.97e14 / 8.2e11;
+    assert!((spec.x_range.1 - 1.3 * hbm_bend).abs() < 1e-9);
+    assert_eq!(spec.y_range(), (0.0, 1.97e14 * 1.15));
+    for line in &spec.lines {
+        let [start, bend, end] = spec.path(line);
+        assert_eq!(start, (0.0, 0.0), "every line starts at the origin");
+        assert!((bend.1 / bend.0 - line.bandwidth).abs() / line.bandwidth < 1e-12);
+        assert_eq!(end.1, 1.97e14);
+    }
+    let svg = to_svg(800, 500, |root| {
+        draw_roofline(root, &spec, &Theme::light(), 1.0).map(|_| ())
+    })
+    .unwrap();
+    assert!(svg.contains("240 FLOPs/byte") && svg.contains("10.9 FLOPs/byte"));
+    assert!(svg.contains("\n0\n"), "a zero tick");
+    assert!(svg.contains("\n1.5e14\n") && svg.contains("\n300\n"), "round linear ticks");
+    assert!(!svg.contains("NaN") && !svg.contains("inf"));
+    spec.set_log(true);
+    assert_eq!(spec, v5e_spec(), "back to log axes, the same chart");
+}
+
+/// Across chips the link is a third line, with its own bend at peak ÷ link
+/// bandwidth and a marker at the network intensity in its colour.
+#[test]
+fn network_line_bends_at_its_critical_intensity() {
+    let mut spec = v5e_spec();
+    // The chapter's case: D = 4096 split over 2 chips gives a network
+    // intensity of D / 2 = 2048 FLOPs/byte against 1.97e14 / 4.5e10.
+    spec.add_network("ici", "ICI", 4.5e10, 2048.0);
+    assert_eq!(spec.line_keys(), "hbm,vmem,ici");
+    let ici = &spec.lines[2];
+    assert!(ici.network);
+    assert!((ici.critical - 1.97e14 / 4.5e10).abs() < 1e-9);
+    assert_eq!(ici.critical_text, "4378 FLOPs/byte");
+    let net = &spec.markers[1];
+    assert_eq!((net.intensity, net.on.as_slice()), (2048.0, &[2][..]));
+    assert!(
+        spec.x_range.1 > ici.critical,
+        "the range shows the link's bend"
+    );
+    let theme = Theme::light();
+    assert_eq!(spec.marker_color(net, &theme), theme.lines[2]);
+    let svg = to_svg(900, 560, |root| {
+        draw_roofline(root, &spec, &theme, 1.0).map(|_| ())
+    })
+    .unwrap();
+    assert!(
+        svg.contains("ICI 45 GB/s (between chips)"),
+        "the link in the legend"
+    );
+    assert!(svg.contains("network intensity: 2048 FLOPs/byte"));
+    // Regions come from the memory lines only.
+    assert_eq!(spec.regions().len(), 3);
+}
+
+/// The regions' legend: one line gives two regions split at its bend, two
+/// lines three, each naming the lines in order of their bends.
+#[test]
+fn regions_are_worded_from_the_bends() {
+    let spec = v5e_spec();
+    let r = spec.regions();
+    let texts: Vec<&str> = r.iter().map(|r| r.text.as_str()).collect();
+    assert_eq!(r.iter().map(|r| r.fill).collect::<Vec<_>>(), vec![0, 1, 2]);
+    assert_eq!(
+        texts,
+        vec![
+            "Below 10.9 FLOPs/byte: bandwidth-bound whether the data comes from VMEM or HBM",
+            "10.9 FLOPs/byte to 240 FLOPs/byte: compute-bound from VMEM, still bandwidth-bound from HBM",
+            "Above 240 FLOPs/byte: compute-bound from either",
+        ]
+    );
+    let one = roofline_for_chip(
+        &preset("h100").unwrap(),
+        DType::Bf16,
+        &[LevelKind::Hbm],
+        None,
+    )
+    .unwrap();
+    let r = one.regions();
+    assert_eq!(r.iter().map(|r| r.fill).collect::<Vec<_>>(), vec![0, 2]);
+    assert_eq!(r[0].to, Some(one.lines[0].critical));
+    assert!(r[0]
+        .text
+        .starts_with("Below 295 FLOPs/byte: bandwidth-bound"));
+}

@@ -43,28 +43,34 @@ pub struct Roofline {
 }
 
 impl Roofline {
-    /// The intensity range (lo, hi) a chart should span: two decades either
-    /// side of the outermost bends and of `marks`, on whole decades.
+    /// The intensity range (lo, hi) a chart should span around the bends
+    /// and `marks` ([`log_span`]).
     pub fn intensity_range(&self, marks: &[f64]) -> (f64, f64) {
-        let mut lo = f64::INFINITY;
-        let mut hi = 0.0f64;
-        for x in self
-            .ceilings
-            .iter()
-            .map(|c| c.critical_intensity)
-            .chain(marks.iter().copied())
-            .filter(|x| x.is_finite() && *x > 0.0)
-        {
-            lo = lo.min(x);
-            hi = hi.max(x);
-        }
-        if !lo.is_finite() {
-            return (0.1, 1e4);
-        }
-        let lo = pow10((lo.log10() - 1.5).floor());
-        let hi = pow10((hi.log10() + 1.5).ceil());
-        (lo, hi)
+        log_span(
+            self.ceilings
+                .iter()
+                .map(|c| c.critical_intensity)
+                .chain(marks.iter().copied()),
+        )
     }
+}
+
+/// A log axis's span around the intensities `xs`: a decade and a half
+/// beyond the smallest and the largest positive one, on whole decades;
+/// `(0.1, 1e4)` when there is none.
+pub fn log_span(xs: impl Iterator<Item = f64>) -> (f64, f64) {
+    let mut lo = f64::INFINITY;
+    let mut hi = 0.0f64;
+    for x in xs.filter(|x| x.is_finite() && *x > 0.0) {
+        lo = lo.min(x);
+        hi = hi.max(x);
+    }
+    if !lo.is_finite() {
+        return (0.1, 1e4);
+    }
+    let lo = pow10((lo.log10() - 1.5).floor());
+    let hi = pow10((hi.log10() + 1.5).ceil());
+    (lo, hi)
 }
 
 #[cfg(test)]

@@ -32,6 +32,6 @@ impl RooflineChart {
     }
 }
 
-fn line_name(label: &str) -> &str {
+pub(super) fn line_name(label: &str) -> &str {
     label.split(' ').next().unwrap_or(label)
 }

@@ -1,10 +1,15 @@
-//! The roofline chart: attained FLOPs/s against arithmetic intensity, log-log.
+//! The roofline chart: attained FLOPs/s against arithmetic intensity, on
+//! log-log axes (the chapter's figure) or linear ones.
 //!
 //! Here are the chart's types and [`draw_roofline`] (regions, roof,
-//! bandwidth lines with their bends, the operation's marker, labels and
-//! legend); the hover readout is in `hover`.
+//! bandwidth lines with their bends, the operations' markers, labels and
+//! legend); the hover readout is in `hover`, the regions' legend in
+//! `regions`.
 
 mod hover;
+mod regions;
+
+pub use regions::Region;
 
 use plotters::coord::Shift;
 use plotters::element::DashedPathElement;
@@ -15,7 +20,7 @@ use roofline_core::format;
 use roofline_core::num::pow10;
 use roofline_core::roofline::attained;
 
-use crate::axis::{check_log_range, Axis};
+use crate::axis::{check_log_range, Axis, TickText};
 use crate::error::err;
 use crate::frame::{framed, FrameStyle};
 use crate::labels::{plot_point, polyline_obstacles, square, Labels};
@@ -26,6 +31,11 @@ use crate::Theme;
 /// One bandwidth line of the chart.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BandwidthLine {
+    /// The level's link key, for example `hbm` or `ici`.
+    pub key: String,
+    /// Whether this is the network link between chips (drawn in its own
+    /// colour, and left out of the memory regions).
+    pub network: bool,
     /// Legend label, for example "HBM 820 GB/s".
     pub label: String,
     /// Bandwidth in bytes/s.
@@ -36,13 +46,18 @@ pub struct BandwidthLine {
     pub critical_text: String,
 }
 
-/// The current operation, drawn as a vertical line at its intensity.
+/// An operation's intensity, drawn as a dashed vertical line, with a dot
+/// where it meets each line it is read against.
 #[derive(Debug, Clone, PartialEq)]
 pub struct OpMarker {
     /// Arithmetic intensity, FLOPs/byte.
     pub intensity: f64,
     /// Label, for example "matmul 256 FLOPs/byte".
     pub label: String,
+    /// Indices into the chart's lines that this intensity is read against:
+    /// the memory lines for the operation, the link for its network
+    /// intensity. A marker read against one line takes that line's colour.
+    pub on: Vec<usize>,
 }
 
 /// Everything the roofline chart shows; all text already formatted.
@@ -52,18 +67,25 @@ pub struct RooflineChart {
     pub peak: f64,
     /// Label of the roof, for example "peak 197 TFLOP/s (bf16)".
     pub peak_label: String,
-    /// One or two bandwidth lines.
+    /// One or two memory lines, then the network link's when there is one.
     pub lines: Vec<BandwidthLine>,
-    /// The current operation, if any.
-    pub marker: Option<OpMarker>,
-    /// Intensity range of the x axis (FLOPs/byte), both positive.
+    /// The operation and, across chips, its network intensity.
+    pub markers: Vec<OpMarker>,
+    /// Intensity range of the x axis (FLOPs/byte): both positive on log
+    /// axes, from zero on linear ones.
     pub x_range: (f64, f64),
+    /// Log-log axes (the chapter's figure) or linear ones.
+    pub log: bool,
 }
 
 impl RooflineChart {
-    /// The y range: from the lowest line's throughput at the left edge to
-    /// above the roof, on whole decades.
+    /// The y range: on log axes from the lowest line's throughput at the
+    /// left edge to above the roof, on whole decades; on linear axes from
+    /// zero to a little above the roof.
     pub fn y_range(&self) -> (f64, f64) {
+        if !self.log {
+            return (0.0, self.peak * 1.15);
+        }
         let lo = self
             .lines
             .iter()
@@ -82,6 +104,76 @@ impl RooflineChart {
         let bend = line.critical.clamp(xlo, xhi);
         [xlo, bend, xhi].map(|x| (x, attained(self.peak, line.bandwidth, x)))
     }
+
+    /// The colour of line `i`: the link's own, or the memory lines' two.
+    pub fn line_color(&self, i: usize, theme: &Theme) -> RGBColor {
+        match self.lines.get(i) {
+            Some(l) if l.network => theme.lines[2],
+            _ => theme.lines[i % 2],
+        }
+    }
+
+    /// The colour of `marker`: its line's when it is read against one line,
+    /// else the operation's own.
+    pub fn marker_color(&self, marker: &OpMarker, theme: &Theme) -> RGBColor {
+        match marker.on.as_slice() {
+            [i] => self.line_color(*i, theme),
+            _ => theme.marker,
+        }
+    }
+
+    /// The keys of the lines drawn, in order, comma-separated: `hbm,vmem`,
+    /// or `hbm,vmem,ici` with the link.
+    pub fn line_keys(&self) -> String {
+        let keys: Vec<&str> = self.lines.iter().map(|l| l.key.as_str()).collect();
+        keys.join(",")
+    }
+
+    /// Adds the network link's line, `name` at `bandwidth` bytes/s (key
+    /// `key`), and a marker at the operation's network `intensity` read
+    /// against it; the x range grows to show both.
+    pub fn add_network(&mut self, key: &str, name: &str, bandwidth: f64, intensity: f64) {
+        let critical = self.peak / bandwidth;
+        self.lines.push(BandwidthLine {
+            key: key.to_string(),
+            network: true,
+            label: format!("{name} {} (between chips)", format::bandwidth(bandwidth)),
+            bandwidth,
+            critical,
+            critical_text: format::intensity(critical),
+        });
+        self.markers.push(OpMarker {
+            intensity,
+            label: format!("network intensity: {}", format::intensity(intensity)),
+            on: vec![self.lines.len() - 1],
+        });
+        self.fit_x();
+    }
+
+    /// Switches to linear axes (`log` false) or back to log-log, and fits
+    /// the x range to the bends and markers.
+    pub fn set_log(&mut self, log: bool) {
+        self.log = log;
+        self.fit_x();
+    }
+
+    /// Fits the x range: on log axes a decade and a half beyond the
+    /// outermost bends and markers; on linear axes from zero to a little
+    /// past the farthest of them, so every bend is seen.
+    pub fn fit_x(&mut self) {
+        let xs = self
+            .lines
+            .iter()
+            .map(|l| l.critical)
+            .chain(self.markers.iter().map(|m| m.intensity))
+            .filter(|x| x.is_finite() && *x > 0.0);
+        if self.log {
+            self.x_range = roofline_core::roofline::log_span(xs);
+        } else {
+            let hi = xs.fold(0.0f64, f64::max);
+            self.x_range = (0.0, if hi > 0.0 { hi * 1.3 } else { 1.0 });
+        }
+    }
 }
 
 /// Where the plot sits on the drawing area, to map a pointer back to data.
@@ -91,22 +183,32 @@ pub struct PlotFrame {
     pub x_px: (i32, i32),
     /// Top and bottom pixel of the plotting area.
     pub y_px: (i32, i32),
-    /// Data range of the x axis (log).
+    /// Data range of the x axis.
     pub x_range: (f64, f64),
-    /// Data range of the y axis (log).
+    /// Data range of the y axis.
     pub y_range: (f64, f64),
+    /// Log axes (true) or linear ones.
+    pub log: bool,
 }
 
 impl PlotFrame {
+    /// The value at fraction `t` of `range`, on this frame's scale.
+    fn between(&self, range: (f64, f64), t: f64) -> f64 {
+        if self.log {
+            let (a, b) = (range.0.log10(), range.1.log10());
+            pow10(a + t * (b - a))
+        } else {
+            range.0 + t * (range.1 - range.0)
+        }
+    }
+
     /// The data x (intensity) under pixel column `px`, if inside the plot.
     pub fn x_at(&self, px: f64) -> Option<f64> {
         let (l, r) = (self.x_px.0 as f64, self.x_px.1 as f64);
         if px < l || px > r || r <= l {
             return None;
         }
-        let t = (px - l) / (r - l);
-        let (a, b) = (self.x_range.0.log10(), self.x_range.1.log10());
-        Some(pow10(a + t * (b - a)))
+        Some(self.between(self.x_range, (px - l) / (r - l)))
     }
 
     /// The data y under pixel row `py`, if inside the plot.
@@ -115,16 +217,8 @@ impl PlotFrame {
         if py < t || py > b || b <= t {
             return None;
         }
-        let s = (b - py) / (b - t);
-        let (lo, hi) = (self.y_range.0.log10(), self.y_range.1.log10());
-        Some(pow10(lo + s * (hi - lo)))
+        Some(self.between(self.y_range, (b - py) / (b - t)))
     }
-}
-
-/// `c` laid over `bg` at opacity `alpha`, as an opaque colour.
-fn blend(bg: RGBColor, c: RGBColor, alpha: f64) -> RGBColor {
-    let mix = |b: u8, f: u8| (f64::from(b) * (1.0 - alpha) + f64::from(f) * alpha).round() as u8;
-    RGBColor(mix(bg.0, c.0), mix(bg.1, c.1), mix(bg.2, c.2))
 }
 
 /// Draws `chart` on `area`. `scale` multiplies font sizes and line widths
@@ -137,46 +231,48 @@ pub fn draw_roofline<DB: DrawingBackend>(
 ) -> Result<PlotFrame, String> {
     area.fill(&theme.background).map_err(err)?;
     let (xlo, xhi) = chart.x_range;
-    if !(xlo.is_finite() && xhi.is_finite() && xlo > 0.0 && xhi > xlo && chart.peak > 0.0) {
+    let lowest = if chart.log { xlo > 0.0 } else { xlo >= 0.0 };
+    if !(xlo.is_finite() && xhi.is_finite() && lowest && xhi > xlo && chart.peak > 0.0) {
         return Err("the chart has no valid range".to_string());
     }
     let (ylo, yhi) = chart.y_range();
-    check_log_range("throughputs", ylo, yhi)?;
-    check_log_range("intensities", xlo, xhi)?;
     let px = |v: f64| (v * scale).round() as i32;
     let text_style = |size: f64, c: RGBColor| text_style_scaled(size * scale, c);
 
-    let frame = framed(area, Axis::log(xlo, xhi), Axis::log(ylo, yhi), scale);
+    let (x_axis, y_axis, ticks) = if chart.log {
+        check_log_range("throughputs", ylo, yhi)?;
+        check_log_range("intensities", xlo, xhi)?;
+        (Axis::log(xlo, xhi), Axis::log(ylo, yhi), 11)
+    } else {
+        (
+            Axis::linear(xlo, xhi, TickText::Sig4),
+            Axis::linear(ylo, yhi, TickText::SciOrZero),
+            6,
+        )
+    };
+    let frame = framed(area, x_axis, y_axis, scale);
     let ctx = &frame.plot;
 
-    // Regions: bandwidth-bound for every line, for the slower line only,
-    // compute-bound for every line; edges exactly at the bends. Opaque,
-    // pre-blended fills drawn under the grid (alpha fills over the whole
-    // plot were the slowest part of a redraw).
-    let mut bends: Vec<f64> = chart.lines.iter().map(|l| l.critical).collect();
-    roofline_core::small::sort_small_by(&mut bends, f64::total_cmp);
-    if let (Some(first), Some(last)) = (bends.first().copied(), bends.last().copied()) {
-        let clamp = |x: f64| x.clamp(xlo, xhi);
-        let fills = [
-            (xlo, clamp(first), theme.regions[0]),
-            (clamp(first), clamp(last), theme.regions[1]),
-            (clamp(last), xhi, theme.regions[2]),
-        ];
-        for (a, b, c) in fills {
-            if b > a {
-                ctx.draw(&Rectangle::new(
-                    [(a, ylo), (b, yhi)],
-                    blend(theme.background, c, theme.region_alpha).filled(),
-                ))
-                .map_err(err)?;
-            }
+    // Regions: bandwidth-bound under every memory line, under the slower
+    // one only, compute-bound under every one; edges exactly at the bends
+    // (`regions` words them for the legend). Opaque, pre-blended fills
+    // drawn under the grid (alpha fills over the whole plot were the
+    // slowest part of a redraw).
+    for r in chart.regions() {
+        let (a, b) = (r.from.unwrap_or(xlo).max(xlo), r.to.unwrap_or(xhi).min(xhi));
+        if b > a {
+            ctx.draw(&Rectangle::new(
+                [(a, ylo), (b, yhi)],
+                theme.region_fill(r.fill).filled(),
+            ))
+            .map_err(err)?;
         }
     }
 
     frame.draw(&FrameStyle {
         x_desc: "Arithmetic intensity (FLOPs/byte)",
         y_desc: "Attained throughput (FLOP/s)",
-        ticks: (11, 11),
+        ticks: (ticks, ticks),
         label: text_style(12.0, theme.text),
         desc: text_style(13.0, theme.text),
         axis: ShapeStyle::from(theme.axis).stroke_width(px(1.0).max(1) as u32),
@@ -192,7 +288,7 @@ pub fn draw_roofline<DB: DrawingBackend>(
 
     // Bandwidth lines, each bending into the roof at its critical intensity.
     for (i, line) in chart.lines.iter().enumerate() {
-        let color = theme.lines[i % 2];
+        let color = chart.line_color(i, theme);
         ctx.draw(&PathElement::new(
             chart.path(line).to_vec(),
             ShapeStyle::from(color).stroke_width(px(2.5) as u32),
@@ -216,24 +312,31 @@ pub fn draw_roofline<DB: DrawingBackend>(
         }
     }
 
-    let marker = chart
-        .marker
-        .as_ref()
-        .filter(|m| m.intensity >= xlo && m.intensity <= xhi);
-    if let Some(m) = marker {
+    let markers: Vec<&OpMarker> = chart
+        .markers
+        .iter()
+        .filter(|m| m.intensity >= xlo && m.intensity <= xhi)
+        .collect();
+    // Each marker with the lines it is read against.
+    let read = |m: &OpMarker| -> Vec<(usize, &BandwidthLine)> {
+        m.on.iter()
+            .filter_map(|&i| chart.lines.get(i).map(|l| (i, l)))
+            .collect()
+    };
+    for &m in &markers {
         ctx.draw(&DashedPathElement::new(
             [(m.intensity, ylo), (m.intensity, yhi)],
             px(6.0),
             px(4.0),
-            ShapeStyle::from(theme.marker).stroke_width(px(1.5) as u32),
+            ShapeStyle::from(chart.marker_color(m, theme)).stroke_width(px(1.5) as u32),
         ))
         .map_err(err)?;
-        for (i, line) in chart.lines.iter().enumerate() {
+        for (i, line) in read(m) {
             let y = attained(chart.peak, line.bandwidth, m.intensity);
             ctx.draw(&Circle::new(
                 (m.intensity, y),
                 px(5.0),
-                ShapeStyle::from(theme.lines[i % 2]).filled(),
+                ShapeStyle::from(chart.line_color(i, theme)).filled(),
             ))
             .map_err(err)?;
             ctx.draw(&Circle::new(
@@ -246,15 +349,15 @@ pub fn draw_roofline<DB: DrawingBackend>(
     }
 
     // Labels, most important first, each where it overlaps nothing.
-    // The legend names each line and the operation's marker.
+    // The legend names each line and each marker.
     let mut entries: Vec<LegendEntry> = chart
         .lines
         .iter()
         .enumerate()
-        .map(|(i, line)| (line.label.clone(), theme.lines[i % 2], false))
+        .map(|(i, line)| (line.label.clone(), chart.line_color(i, theme), false))
         .collect();
-    if let Some(m) = marker {
-        entries.push((m.label.clone(), theme.marker, true));
+    for &m in &markers {
+        entries.push((m.label.clone(), chart.marker_color(m, theme), true));
     }
     let plot = ctx.strip_coord_spec();
     let at = |x: f64, y: f64| plot_point(ctx, (x, y));
@@ -272,13 +375,13 @@ pub fn draw_roofline<DB: DrawingBackend>(
     }
     // The legend may hide part of the marker's vertical line, not the data.
     let legend = legend_layout(&plot, &entries, scale, &lines, &dots)?;
-    if let Some(m) = marker {
+    for &m in &markers {
         lines.extend(polyline_obstacles(
             &[at(m.intensity, ylo), at(m.intensity, yhi)],
             px(2.0),
             px(6.0),
         ));
-        for line in &chart.lines {
+        for (_, line) in read(m) {
             let y = attained(chart.peak, line.bandwidth, m.intensity);
             dots.push(square(at(m.intensity, y), px(5.0)));
         }
@@ -310,7 +413,7 @@ pub fn draw_roofline<DB: DrawingBackend>(
         };
         labels.place_or_cross(
             &line.critical_text,
-            &text_style(12.0, theme.lines[i % 2]),
+            &text_style(12.0, chart.line_color(i, theme)),
             &order,
         )?;
     }
@@ -327,11 +430,11 @@ pub fn draw_roofline<DB: DrawingBackend>(
             ((left + d, roof + d / 2), HPos::Left, VPos::Top),
         ],
     )?;
-    if let Some(m) = marker {
+    for &m in &markers {
         // What the operation attains under each line, right of the marker
         // (left of it would read as a bend label); once when lines agree.
         let mut shown: Vec<String> = Vec::new();
-        for (i, line) in chart.lines.iter().enumerate() {
+        for (i, line) in read(m) {
             let value = attained(chart.peak, line.bandwidth, m.intensity);
             let text = format::flops_rate(value);
             if shown.contains(&text) {
@@ -340,7 +443,7 @@ pub fn draw_roofline<DB: DrawingBackend>(
             let (x, y) = at(m.intensity, value);
             labels.place(
                 &text,
-                &text_style(11.0, theme.lines[i % 2]),
+                &text_style(11.0, chart.line_color(i, theme)),
                 &[
                     ((x + d, y + d), HPos::Left, VPos::Top),
                     ((x + d, y - d), HPos::Left, VPos::Bottom),
@@ -361,5 +464,6 @@ pub fn draw_roofline<DB: DrawingBackend>(
         y_px: (y0, y1),
         x_range: (xlo, xhi),
         y_range: (ylo, yhi),
+        log: chart.log,
     })
 }
