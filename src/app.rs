@@ -43,6 +43,7 @@ pub fn App(
     let input = RwSignal::new(CalcInput::from_state(&start.calc));
     let pairs = RwSignal::new(start.calc.pairs.clone());
     let batch_log = RwSignal::new(start.calc.batch_scale == ChartScale::Log);
+    let roofline_log = RwSignal::new(start.calc.roofline_scale == ChartScale::Log);
     // Which page is open, as a flag: a signal of `View` would compile the
     // signal code once more for that type.
     let on_quiz = RwSignal::new(start.view == View::Quiz);
@@ -65,12 +66,15 @@ pub fn App(
 
     // The state of what is on screen (the last valid calculator state).
     let app_state = Memo::new(move |prev: Option<&AppState>| {
-        let scale = if batch_log.get() {
-            ChartScale::Log
-        } else {
-            ChartScale::Linear
+        let scale = |log: bool| {
+            if log {
+                ChartScale::Log
+            } else {
+                ChartScale::Linear
+            }
         };
-        let calc = input.with(|i| pairs.with(|p| results.with(|v| v.to_state(i, p, scale))));
+        let (bs, rs) = (scale(batch_log.get()), scale(roofline_log.get()));
+        let calc = input.with(|i| pairs.with(|p| results.with(|v| v.to_state(i, p, bs, rs))));
         let calc = calc
             .or_else(|| prev.map(|p| p.calc.clone()))
             .unwrap_or_default();
@@ -137,6 +141,7 @@ pub fn App(
             input.set(CalcInput::from_state(&d.state.calc));
             pairs.set(d.state.calc.pairs.clone());
             batch_log.set(d.state.calc.batch_scale == ChartScale::Log);
+            roofline_log.set(d.state.calc.roofline_scale == ChartScale::Log);
             on_quiz.set(d.state.view == View::Quiz);
             quiz.set(d.state.quiz.clone());
             notices.set(d.notices);
@@ -145,6 +150,7 @@ pub fn App(
     });
 
     let roofline = Memo::new(move |_| -> Result<RooflineChart, String> {
+        let log = roofline_log.get();
         results.with(|v| {
             let (Some(s), Some(a)) = (&v.scenario, &v.analysis) else {
                 return Err(v
@@ -158,7 +164,17 @@ pub fn App(
                 format!("this operation: {}", format::intensity(a.intensity)),
                 a.intensity,
             ));
-            roofline_for_chip(&s.chip, a.compute_dtype, &levels, marker).map_err(|e| e.to_string())
+            let mut chart = roofline_for_chip(&s.chip, a.compute_dtype, &levels, marker)
+                .map_err(|e| e.to_string())?;
+            // Across chips, the link's line and the network intensity.
+            if let Some(n) = &v.network {
+                let n = &n.analysis;
+                chart.add_network(n.link.key(), n.link.name(), n.bandwidth, n.intensity);
+            }
+            if !log {
+                chart.set_log(false);
+            }
+            Ok(chart)
         })
     });
     let batch = Memo::new(move |_| -> Result<BatchChart, String> {
@@ -214,7 +230,7 @@ pub fn App(
                 <div class="outputs">
                     <Results results=results stale=stale />
                     <section class="panel charts" aria-label="Charts">
-                        <RooflineChartView spec=roofline />
+                        <RooflineChartView spec=roofline log=roofline_log />
                         <BatchChartView spec=batch pairs=pairs log=batch_log input=input view=results />
                     </section>
                     <Derivation results=results />

@@ -17,3 +17,4 @@ pub mod quiz_part;
 pub mod results;
 pub mod roofline_chart;
 pub mod shown;
+pub mod why;

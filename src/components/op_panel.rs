@@ -10,6 +10,8 @@ use roofline_core::op::Shortcut;
 use roofline_core::DType;
 
 use super::field::TextField;
+use super::why::why_list;
+use roofline_core::explain;
 
 /// Notation input with its parse error, a shortcut menu that fills it, one
 /// size field per dimension the notation names, and the compute data type.
@@ -161,6 +163,7 @@ pub fn OpPanel(
                     {move || view.with(|v| v.op_error.clone().unwrap_or_default())}
                 </span>
             </label>
+            {why_list(explain::NOTATION)}
             <div class="sizes">{size_fields}</div>
             <label class="field">
                 <span class="field-label">"Math runs at"</span>
@@ -179,6 +182,7 @@ pub fn OpPanel(
                     {move || view.with(|v| v.compute_error.clone().unwrap_or_default())}
                 </span>
             </label>
+            {why_list(explain::DTYPE)}
         </fieldset>
     }
 }

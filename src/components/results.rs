@@ -8,8 +8,10 @@
 use std::sync::Arc;
 
 use super::shown::shown;
+use super::why::why_list;
 use leptos::prelude::*;
 use roofline_core::calc::CalcView;
+use roofline_core::explain;
 use roofline_core::report::ResultRow;
 
 /// Which list of rows a table shows.
@@ -117,6 +119,7 @@ pub fn Results(
             <table class="results">
                 <tbody>{rows_view(results, main_rows)}</tbody>
             </table>
+            {why_list(explain::RESULTS)}
             {shown(
                 Memo::new(move |_| results.with(|v| v.network.is_some())),
                 move || view! {
@@ -130,6 +133,7 @@ pub fn Results(
                     <tbody>{rows_view(results, network_rows)}</tbody>
                 </table>
                 <p class="note">{network(|n| n.assumptions.to_string())}</p>
+                {why_list(explain::NETWORK)}
                 },
             )}
         </section>

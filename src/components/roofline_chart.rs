@@ -1,21 +1,39 @@
-//! The roofline chart on a canvas, with a hover readout and export.
+//! The roofline chart on a canvas, with its axes switch, the regions'
+//! legend, how to read it, a hover readout and export.
 
 use crate::components::shown::shown;
+use crate::components::why::why_list;
 use leptos::html::Canvas;
 use leptos::prelude::*;
 use roofline_charts::{draw_roofline, PlotFrame, RooflineChart};
+use roofline_core::explain;
 
 use crate::canvas::{draw_on, keep_drawn, theme};
 use crate::download::save_png;
 use crate::svg_export::{save_svg_button, SvgChart};
 
-/// A log-log roofline chart drawn with plotters on a `<canvas>`; redraws
-/// whenever `spec` changes. Hovering shows the attained throughput under
-/// each line; buttons export PNG and SVG.
+/// The text of region `i`'s legend entry in `spec`, or empty.
+fn region_text(spec: Memo<Result<RooflineChart, String>>, i: usize) -> impl Fn() -> String {
+    move || {
+        spec.with(|s| {
+            s.as_ref()
+                .ok()
+                .and_then(|c| c.regions().get(i).map(|r| r.text.clone()))
+                .unwrap_or_default()
+        })
+    }
+}
+
+/// A roofline chart drawn with plotters on a `<canvas>`, on log-log or
+/// linear axes; redraws whenever `spec` changes. Under it, the legend of
+/// its shaded regions and answers to how to read it. Hovering shows the
+/// attained throughput under each line; buttons export PNG and SVG.
 #[component]
 pub fn RooflineChartView(
     /// What to draw; `Err` holds a message shown instead of the chart.
     spec: Memo<Result<RooflineChart, String>>,
+    /// Log-log axes (true) or linear ones; the checkbox sets it.
+    log: RwSignal<bool>,
 ) -> impl IntoView {
     let canvas_ref = NodeRef::<Canvas>::new();
     let error = RwSignal::new(None::<String>);
@@ -46,12 +64,59 @@ pub fn RooflineChartView(
             }
         }
     };
+    // Memos, so that an edit of a number re-sets no attribute.
+    let keys =
+        Memo::new(move |_| spec.with(|s| s.as_ref().map(|c| c.line_keys()).unwrap_or_default()));
+    let scale = Memo::new(move |_| if log.get() { "log" } else { "lin" }.to_string());
+    let caption = move || {
+        if log.get() {
+            "Roofline: attained throughput against arithmetic intensity (log-log)"
+        } else {
+            "Roofline: attained throughput against arithmetic intensity (linear axes)"
+        }
+    };
+    // The regions' fills, as keys: the legend's rows are re-created only
+    // when they change; an edit updates each row's text.
+    let fills = Memo::new(move |_| {
+        spec.with(|s| {
+            s.as_ref()
+                .map(|c| c.regions().iter().map(|r| r.fill.to_string()).collect())
+                .unwrap_or_else(|_| Vec::<String>::new())
+        })
+    });
+    let legend = move || {
+        let theme = theme();
+        fills
+            .get()
+            .iter()
+            .enumerate()
+            .map(|(i, fill)| {
+                let c = theme.region_fill(match fill.as_str() {
+                    "1" => 1,
+                    "2" => 2,
+                    _ => 0,
+                });
+                view! {
+                    <li data-testid="region-entry" data-fill=fill.clone()>
+                        <span
+                            class="swatch"
+                            aria-hidden="true"
+                            style=format!("background:#{:02x}{:02x}{:02x}", c.0, c.1, c.2)
+                        ></span>
+                        {region_text(spec, i)}
+                    </li>
+                }
+            })
+            .collect_view()
+    };
     view! {
         <figure class="chart">
-            <figcaption>"Roofline: attained throughput against arithmetic intensity (log-log)"</figcaption>
+            <figcaption>{caption}</figcaption>
             <canvas
                 node_ref=canvas_ref
                 data-testid="roofline-canvas"
+                data-scale=scale
+                data-lines=keys
                 class="chart-canvas"
                 role="img"
                 aria-label="Roofline chart: the flat roof at peak FLOP/s and one line per bandwidth, bending into the roof at its critical intensity"
@@ -59,11 +124,17 @@ pub fn RooflineChartView(
                 on:mouseleave=move |_| readout.set(String::new())
             ></canvas>
             <p class="readout" data-testid="roofline-readout" aria-live="polite">{readout}</p>
+            <ul class="region-legend" data-testid="region-legend" aria-label="Shaded regions">{legend}</ul>
             {shown(
                 Memo::new(move |_| error.with(Option::is_some)),
                 move || view! { <p class="error" role="alert">{move || error.get().unwrap_or_default()}</p> },
             )}
             <div class="actions">
+                <label class="check">
+                    <input type="checkbox" data-testid="roofline-log" prop:checked=log
+                        on:change=move |ev| log.set(event_target_checked(&ev)) />
+                    " Log axes"
+                </label>
                 <button type="button" data-testid="roofline-png" on:click=export_png>"Save PNG"</button>
                 {save_svg_button(
                     "roofline-svg",
@@ -72,6 +143,7 @@ pub fn RooflineChartView(
                     error,
                 )}
             </div>
+            {why_list(explain::CHART)}
         </figure>
     }
 }

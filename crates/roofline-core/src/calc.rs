@@ -423,7 +423,10 @@ pub fn evaluate(input: &CalcInput) -> CalcView {
         let shard = view.shard.clone();
         match (link, shard) {
             (Some(link), Some(shard)) => match network(&scenario, &shard, chips, link) {
-                Ok(n) => view.network = Some(network_view(n)),
+                Ok(n) => {
+                    view.derivation.extend(report::network_steps(&scenario, &n));
+                    view.network = Some(network_view(n));
+                }
                 Err(e) => view.chips_error = Some(e.to_string()),
             },
             (None, _) => {
@@ -466,12 +469,14 @@ impl CalcInput {
 
 impl CalcView {
     /// The link state of this view, if it is valid: what the user sees, with
-    /// the batch chart's `pairs` and axes. `None` while a field is invalid.
+    /// the batch chart's `pairs` and axes and the roofline chart's axes.
+    /// `None` while a field is invalid.
     pub fn to_state(
         &self,
         input: &CalcInput,
         pairs: &[(f64, f64)],
         scale: ChartScale,
+        roofline_scale: ChartScale,
     ) -> Option<CalcState> {
         let s = self.scenario.as_ref()?;
         let chips = self.network.as_ref().map_or(1, |n| n.analysis.chips);
@@ -507,6 +512,7 @@ impl CalcView {
                 .filter(|d| self.shard_options.contains(d)),
             batch_dim: self.batch_dim.clone(),
             batch_scale: scale,
+            roofline_scale,
             pairs: pairs.to_vec(),
         })
     }
@@ -660,7 +666,12 @@ mod tests {
         let input = CalcInput::from_state(&d.state.calc);
         let view = evaluate(&input);
         let back = view
-            .to_state(&input, &d.state.calc.pairs, d.state.calc.batch_scale)
+            .to_state(
+                &input,
+                &d.state.calc.pairs,
+                d.state.calc.batch_scale,
+                d.state.calc.roofline_scale,
+            )
             .unwrap();
         assert_eq!(back, d.state.calc);
         let app = AppState {
@@ -672,7 +683,12 @@ mod tests {
         let def = CalcInput::default();
         let v = evaluate(&def);
         let st = v
-            .to_state(&def, &crate::state::DEFAULT_PAIRS, ChartScale::Log)
+            .to_state(
+                &def,
+                &crate::state::DEFAULT_PAIRS,
+                ChartScale::Log,
+                ChartScale::Log,
+            )
             .unwrap();
         assert_eq!(st, CalcState::default());
     }

@@ -13,6 +13,7 @@ pub mod calc;
 pub mod compare;
 pub mod dtype;
 pub mod error;
+pub mod explain;
 pub mod format;
 pub mod hardware;
 pub mod input;

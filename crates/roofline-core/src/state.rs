@@ -130,6 +130,8 @@ pub struct CalcState {
     pub batch_dim: String,
     /// The batch chart's axes.
     pub batch_scale: ChartScale,
+    /// The roofline chart's axes: log-log (the chapter's figure) or linear.
+    pub roofline_scale: ChartScale,
     /// The batch chart's curves: each pair sets the operation's first two
     /// dimensions other than the swept one (D and F for the chapter's
     /// matmuls). One to [`MAX_PAIRS`] pairs, each size positive and finite.
@@ -194,6 +196,7 @@ impl Default for CalcState {
             shard: None,
             batch_dim: default_batch_dim(&op),
             batch_scale: ChartScale::Log,
+            roofline_scale: ChartScale::Log,
             pairs: DEFAULT_PAIRS.to_vec(),
         }
     }

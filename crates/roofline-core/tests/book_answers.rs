@@ -285,3 +285,32 @@ fn two_chip_network_threshold_depends_on_d_not_b() {
         Regime::Compute
     );
 }
+
+/// The derivation's network steps for the chapter's two-chip matmul: each
+/// chip's BDF FLOPs, its 2BF bytes sent, the network intensity D / 2 and
+/// the link's critical intensity 1.97e14 / 4.5e10, written out.
+#[test]
+fn two_chip_network_steps_spell_out_the_per_chip_case() {
+    let (b, d, f) = (256.0, 4096.0, 4096.0);
+    let s = Scenario::shortcut(v5e(), Shortcut::Matmul);
+    let n = network(&s, "D", 2, LevelKind::Ici).unwrap();
+    let steps = roofline_core::report::network_steps(&s, &n);
+    let find = |title: &str| {
+        steps
+            .iter()
+            .find(|st| st.title.starts_with(title))
+            .unwrap_or_else(|| panic!("no step {title}"))
+    };
+    let flops = find("Network: FLOPs per chip");
+    assert_eq!(flops.formula, "FLOPs ÷ 2");
+    assert_eq!(flops.result, format!("{} FLOPs", roofline_core::format::sci(b * d * f)));
+    let sent = find("Network: bytes each chip sends");
+    assert_eq!(sent.formula, "2·B·F");
+    assert_eq!(sent.numbers, "2 × 256 × 4096");
+    let intensity = find("Network intensity");
+    assert_eq!(intensity.result, roofline_core::format::intensity(d / 2.0));
+    let critical = find("Critical intensity of ICI");
+    assert_eq!(critical.result, roofline_core::format::intensity(V5E_BF16 / V5E_ICI));
+    let comms = find("Network: T_comms over ICI");
+    assert_eq!(comms.result, roofline_core::format::seconds(2.0 * b * f / V5E_ICI));
+}

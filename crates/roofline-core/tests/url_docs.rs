@@ -56,6 +56,11 @@ fn examples_mean_what_the_text_says() {
     assert_eq!(s.calc.link, Some(LevelKind::Ici));
     assert_eq!(s.calc.shard.as_deref(), Some("D"));
 
+    let s = example("rs=lin");
+    assert_eq!(s.calc.roofline_scale, ChartScale::Linear);
+    assert_eq!(s.calc.batch_scale, ChartScale::Log);
+    assert_eq!(s.calc.chips, 2);
+
     let s = example("bs=lin");
     assert_eq!(s.calc.chip, "v6e");
     assert_eq!(s.calc.batch_scale, ChartScale::Linear);

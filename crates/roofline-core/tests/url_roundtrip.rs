@@ -94,10 +94,23 @@ fn calc_state() -> impl Strategy<Value = CalcState> {
                 pick(op.contracted_dims()),
                 batch,
                 prop_oneof![Just(ChartScale::Log), Just(ChartScale::Linear)],
+                prop_oneof![Just(ChartScale::Log), Just(ChartScale::Linear)],
                 prop::collection::vec((positive(), positive()), 1..=MAX_PAIRS),
             )
                 .prop_map(
-                    move |(sizes, compute, level1, level2, chips, link, shard, bx, bs, pairs)| {
+                    move |(
+                        sizes,
+                        compute,
+                        level1,
+                        level2,
+                        chips,
+                        link,
+                        shard,
+                        bx,
+                        bs,
+                        rs,
+                        pairs,
+                    )| {
                         // Only states the page can show: an fp32 operation on a
                         // chip without an fp32 peak runs at a type it has, and
                         // the network case needs a summed dimension and a link.
@@ -120,6 +133,7 @@ fn calc_state() -> impl Strategy<Value = CalcState> {
                             shard,
                             batch_dim: bx,
                             batch_scale: bs,
+                            roofline_scale: rs,
                             pairs,
                             ..base.clone()
                         }
@@ -165,7 +179,7 @@ fn check_decoded(d: &Decoded) {
     assert_eq!(again.state, d.state);
 }
 
-const KEYS: [&str; 24] = [
+const KEYS: [&str; 25] = [
     "v",
     "view",
     "chip",
@@ -183,6 +197,7 @@ const KEYS: [&str; 24] = [
     "shard",
     "bx",
     "bs",
+    "rs",
     "pairs",
     "q",
     "part",

@@ -175,6 +175,7 @@ fn viable(mut state: CalcState, n: &mut Notes) -> CalcState {
         chip: state.chip.clone(),
         level2: preset(&state.chip).and_then(|c| default_level2(&c, LevelKind::Hbm)),
         batch_scale: state.batch_scale,
+        roofline_scale: state.roofline_scale,
         pairs: state.pairs.clone(),
         ..CalcState::default()
     };

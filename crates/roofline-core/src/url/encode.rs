@@ -125,6 +125,9 @@ pub fn encode(state: &AppState) -> String {
     if c.batch_scale != ChartScale::default() {
         put("bs", c.batch_scale.key().to_string());
     }
+    if c.roofline_scale != ChartScale::default() {
+        put("rs", c.roofline_scale.key().to_string());
+    }
     if c.pairs != DEFAULT_PAIRS {
         put("pairs", pairs_value(&c.pairs));
     }

@@ -261,6 +261,16 @@ pub(super) fn read_calc(p: &mut Params, n: &mut Notes) -> CalcState {
             ChartScale::default()
         }),
     };
+    let roofline_scale = match p.take("rs") {
+        None => ChartScale::default(),
+        Some(raw) => ChartScale::from_key(&raw).unwrap_or_else(|| {
+            n.push(
+                "rs",
+                format!("{} is not log or lin; using log", said("rs", &raw)),
+            );
+            ChartScale::default()
+        }),
+    };
     let pairs = match p.take("pairs") {
         None => DEFAULT_PAIRS.to_vec(),
         Some(raw) => read_pairs(&raw, n),
@@ -280,6 +290,7 @@ pub(super) fn read_calc(p: &mut Params, n: &mut Notes) -> CalcState {
         shard,
         batch_dim,
         batch_scale,
+        roofline_scale,
         pairs,
     }
 }

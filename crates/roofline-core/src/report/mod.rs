@@ -14,6 +14,10 @@ use crate::format::{self, sci, MISSING};
 use crate::op::{OpKind, Operation, Sizes};
 use crate::small::Join;
 
+mod network;
+
+pub use network::network_steps;
+
 /// One result, ready to show.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResultRow {
