@@ -1,0 +1,442 @@
+//! The builders the questions share: the parts (a number, a formula, a
+//! choice, with their likely mistakes), the answers the core computes for a
+//! setup (intensities, crossings, thresholds, the values with another
+//! version's numbers), the formulas written from an operation's own terms,
+//! and the texts numbers, rates and chips are shown with.
+
+use crate::analysis::{byte_terms, flops_term, sum_text, Analysis, Term};
+use crate::format::{self, sci, sig};
+use crate::op::Operation;
+use crate::quiz::answer::{evaluate_formula, ChoiceOption, Unit};
+use crate::quiz::{AnswerKind, CalcSetup, Expected, Mistake, Part, Question};
+use crate::small::Join;
+use crate::{analyze, critical_size, CoreError, CriticalSize, DType, LevelKind, Regime};
+
+use super::invalid;
+
+use DType::{Bf16, Fp4, Fp8, Int4, Int8};
+use LevelKind::{Hbm, Vmem};
+
+fn syms(s: &[&str]) -> Vec<String> {
+    s.iter().map(|x| x.to_string()).collect()
+}
+
+pub(super) const BDF: &[&str] = &["B", "D", "F"];
+
+pub(super) fn analysis(c: &CalcSetup) -> Result<Analysis, CoreError> {
+    analyze(&c.scenario()?)
+}
+
+/// The size of `dim` where the operation turns compute-bound, exact bytes.
+pub(super) fn crossing(c: &CalcSetup, dim: &str) -> Result<f64, CoreError> {
+    match critical_size(&c.scenario()?, dim)? {
+        CriticalSize::At {
+            size,
+            compute_bound_above: true,
+        } => Ok(size),
+        _ => Err(invalid("no crossing")),
+    }
+}
+
+/// Under the small-`B` approximation the intensity is `slope × B`; the
+/// threshold is where it meets the critical intensity. Returns
+/// (threshold, slope, analysis).
+pub(super) fn approx_threshold(c: &CalcSetup) -> Result<(f64, f64, Analysis), CoreError> {
+    let a = analysis(c)?;
+    let b = c.size("B")?;
+    let ap = a
+        .approx
+        .as_ref()
+        .ok_or_else(|| invalid("no approximation"))?;
+    let slope = ap.intensity / b;
+    Ok((a.critical_intensity / slope, slope, a))
+}
+
+/// Setups with the numbers other versions of the book used, where the
+/// question does not fix them: TPU v5e HBM at 8.1e11 bytes/s, TPU v6e bf16
+/// at 9.1e14 FLOPs/s (the roofline chapter's rounding).
+pub(super) fn eras(c: &CalcSetup) -> Vec<CalcSetup> {
+    let mut out = Vec::new();
+    let uses_hbm = c.level == Hbm || c.level == Vmem;
+    if c.chip == "v5e" && uses_hbm && !c.bw_overrides.iter().any(|(k, _)| *k == Hbm) {
+        let mut alt = c.clone();
+        alt.bw_overrides.push((Hbm, 8.1e11));
+        out.push(alt);
+    }
+    if c.chip == "v6e" && !c.peak_overrides.iter().any(|(d, _)| *d == Bf16) {
+        let mut alt = c.clone();
+        alt.peak_overrides.push((Bf16, 9.1e14));
+        out.push(alt);
+    }
+    out
+}
+
+pub(super) fn era_note(c: &CalcSetup) -> String {
+    if c.chip == "v5e" && (c.level == Hbm || c.level == Vmem) {
+        " Earlier versions of the book used 8.1e11 bytes/s for the v5e's HBM; answers from either value pass.".to_string()
+    } else if c.chip == "v6e" {
+        " The roofline chapter rounds the v6e's bf16 peak to 9.1e14 FLOPs/s; answers from either value pass.".to_string()
+    } else {
+        String::new()
+    }
+}
+
+/// The value for `c` and, distinct from it, the values for its eras.
+pub(super) fn with_eras(
+    c: &CalcSetup,
+    f: impl Fn(&CalcSetup) -> Result<f64, CoreError>,
+) -> Result<(f64, Vec<f64>), CoreError> {
+    let v = f(c)?;
+    let also = eras(c)
+        .iter()
+        .filter_map(|e| f(e).ok())
+        .filter(|x| x.is_finite() && (x - v).abs() > 1e-9 * v.abs())
+        .collect();
+    Ok((v, also))
+}
+
+/// A number as a learner would type it.
+pub(super) fn plain(x: f64) -> String {
+    for k in 2..=64u32 {
+        let kf = f64::from(k);
+        if (x * kf - 1.0).abs() < 1e-9 {
+            return format!("1/{k}");
+        }
+    }
+    if x.abs() >= 1e4 {
+        sci(x)
+    } else {
+        sig(x, 4)
+    }
+}
+
+fn number_text(x: f64, unit: Unit) -> String {
+    match unit {
+        Unit::None => plain(x),
+        Unit::FlopsPerByte => format!("{} FLOPs/byte", plain(x)),
+        Unit::Seconds => format::seconds(x),
+        Unit::Bytes => format::bytes(x),
+        Unit::Flops => format::flops(x),
+        Unit::FlopsPerSecond => format::flops_rate(x),
+        Unit::BytesPerSecond => format::bandwidth(x),
+    }
+}
+
+pub(super) fn ci_text(x: f64) -> String {
+    format!("{} FLOPs/byte", sig(x, 4))
+}
+
+pub(super) fn bw_text(x: f64) -> String {
+    format!("{} bytes/s", sci(x))
+}
+
+pub(super) fn rate_text(x: f64, dtype: DType) -> String {
+    if dtype.is_integer() {
+        format!("{} OPs/s", sci(x))
+    } else {
+        format!("{} FLOPs/s", sci(x))
+    }
+}
+
+/// A constant exactly as Rust writes it (`3.94e14`), for formulas.
+pub(super) fn exact(x: f64) -> String {
+    format!("{x:e}")
+}
+
+pub(super) fn dtype_size(d: DType) -> String {
+    match d {
+        Int8 | Fp8 => "1 byte".to_string(),
+        Int4 | Fp4 => "half a byte".to_string(),
+        other => format!("{} bytes", sig(other.bytes(), 3)),
+    }
+}
+
+/// "a TPU v5e", "an H100 SXM": the article follows how the first letter
+/// is read aloud.
+pub(super) fn with_article(name: &str) -> String {
+    let an = name
+        .chars()
+        .next()
+        .is_some_and(|c| "AEFHILMNORSX".contains(c.to_ascii_uppercase()));
+    format!("{} {name}", if an { "an" } else { "a" })
+}
+
+pub(super) fn chip_name(c: &CalcSetup) -> Result<String, CoreError> {
+    Ok(c.chip()?.name)
+}
+
+pub(super) fn input_terms(op: &Operation) -> Vec<Term> {
+    let mut t = byte_terms(op);
+    t.pop();
+    t
+}
+
+pub(super) fn output_term(op: &Operation) -> Result<Term, CoreError> {
+    byte_terms(op).pop().ok_or_else(|| invalid("no output"))
+}
+
+pub(super) fn intensity_formula(op: &Operation) -> String {
+    format!(
+        "{} / ({})",
+        flops_term(op).compact(),
+        sum_text(&byte_terms(op))
+    )
+}
+
+/// The result of the approximation, `2B` from `2BDF / DF = 2B`.
+pub(super) fn approx_formula(a: &Analysis) -> Result<String, CoreError> {
+    let ap = a
+        .approx
+        .as_ref()
+        .ok_or_else(|| invalid("no approximation"))?;
+    Ok(ap
+        .formula
+        .rsplit("= ")
+        .next()
+        .unwrap_or(&ap.formula)
+        .trim()
+        .to_string())
+}
+
+/// The approximation written out: the core's text (`2BDF / DF = 2B`), with
+/// parentheses where a kept term is a fraction (`2BDF / (DF/2) = 4B`).
+pub(super) fn approx_text(op: &Operation, a: &Analysis) -> Result<String, CoreError> {
+    let ap = a
+        .approx
+        .as_ref()
+        .ok_or_else(|| invalid("no approximation"))?;
+    let kept = ap.kept_terms.joined(" + ");
+    if !kept.contains('/') {
+        // The core's own text combines like terms: `2N / 4N = 1/2`.
+        return Ok(ap.formula.clone());
+    }
+    let den = format!("({kept})");
+    Ok(format!(
+        "{} / {den} = {}",
+        flops_term(op).compact(),
+        approx_formula(a)?
+    ))
+}
+
+/// `2B > 480.5 ⇔ B > 240.2`, or just `B > 240.2` when the intensity is B.
+pub(super) fn threshold_step(approx: &str, ci: f64, thr: f64) -> String {
+    if approx == "B" {
+        format!("B > {}", sig(thr, 4))
+    } else {
+        format!("{approx} > {} ⇔ B > {}", sig(ci, 4), sig(thr, 4))
+    }
+}
+
+/// Checks a formula against a number the core computed at the setup's sizes.
+pub(super) fn verified(
+    expr: String,
+    symbols: &[&str],
+    c: &CalcSetup,
+    want: f64,
+) -> Result<String, CoreError> {
+    let values: Vec<(String, f64)> = c.sizes.iter().map(|(k, v)| (k.clone(), *v)).collect();
+    let got = evaluate_formula(&expr, &syms(symbols), &values).map_err(CoreError::Invalid)?;
+    if (got - want).abs() <= 1e-9 * want.abs().max(1e-300) {
+        Ok(expr)
+    } else {
+        Err(invalid("a quiz formula disagrees with the core"))
+    }
+}
+
+pub(super) fn regime_options() -> Vec<ChoiceOption> {
+    vec![
+        ChoiceOption::new(
+            "compute-bound",
+            &[
+                "compute",
+                "compute bound",
+                "compute limited",
+                "math bound",
+                "flops bound",
+            ],
+        ),
+        ChoiceOption::new(
+            "bandwidth-bound",
+            &[
+                "bandwidth",
+                "memory bound",
+                "memory",
+                "bandwidth limited",
+                "memory limited",
+                "comms bound",
+                "communication bound",
+                "hbm bound",
+                "io bound",
+                "mem bound",
+            ],
+        ),
+    ]
+}
+
+pub(super) fn regime_index(r: Regime) -> usize {
+    match r {
+        Regime::Compute => 0,
+        Regime::Bandwidth => 1,
+    }
+}
+
+pub(super) fn never_options(dim: &str) -> Vec<ChoiceOption> {
+    vec![
+        ChoiceOption::new(
+            &format!("Yes, once {dim} is large enough"),
+            &["yes", "compute bound", "large enough", "eventually"],
+        ),
+        ChoiceOption::new(
+            &format!("No, it stays bandwidth-bound at every {dim}"),
+            &[
+                "no",
+                "never",
+                "never compute",
+                "never compute bound",
+                "stays bandwidth",
+                "always bandwidth",
+                "bandwidth bound",
+                "memory bound",
+            ],
+        ),
+    ]
+}
+
+/// A regime far enough from the crossing that the answer is clear.
+pub(super) fn clear_regime(a: &Analysis) -> Result<Regime, CoreError> {
+    let r = a.intensity / a.critical_intensity;
+    if (0.75..1.33).contains(&r) {
+        Err(invalid("too close to call"))
+    } else {
+        Ok(a.regime)
+    }
+}
+
+impl Part {
+    pub(super) fn number(
+        id: &str,
+        prompt: String,
+        unit: Unit,
+        rel_tol: f64,
+        (value, also_accept): (f64, Vec<f64>),
+        hint: String,
+        solution: Vec<String>,
+    ) -> Part {
+        Part {
+            id: id.to_string(),
+            prompt,
+            kind: AnswerKind::Number { unit, rel_tol },
+            expected_text: number_text(value, unit),
+            expected: Expected::Number { value, also_accept },
+            hint,
+            solution,
+            mistakes: Vec::new(),
+            calc: None,
+        }
+    }
+
+    pub(super) fn formula(
+        id: &str,
+        prompt: String,
+        symbols: &[&str],
+        expr: String,
+        also_accept: Vec<String>,
+        hint: String,
+        solution: Vec<String>,
+    ) -> Part {
+        Part {
+            id: id.to_string(),
+            prompt,
+            kind: AnswerKind::Formula {
+                symbols: syms(symbols),
+            },
+            expected_text: expr.clone(),
+            expected: Expected::Formula { expr, also_accept },
+            hint,
+            solution,
+            mistakes: Vec::new(),
+            calc: None,
+        }
+    }
+
+    pub(super) fn choice(
+        id: &str,
+        prompt: String,
+        options: Vec<ChoiceOption>,
+        right: usize,
+        hint: String,
+        solution: Vec<String>,
+    ) -> Part {
+        let expected_text = options
+            .get(right)
+            .map(|o| o.label.clone())
+            .unwrap_or_default();
+        Part {
+            id: id.to_string(),
+            prompt,
+            kind: AnswerKind::Choice { options },
+            expected: Expected::Choice(right),
+            expected_text,
+            hint,
+            solution,
+            mistakes: Vec::new(),
+            calc: None,
+        }
+    }
+
+    pub(super) fn mistake_number(mut self, value: f64, hint: String) -> Part {
+        self.mistakes.push(Mistake {
+            answer: Expected::Number {
+                value,
+                also_accept: Vec::new(),
+            },
+            hint,
+        });
+        self
+    }
+
+    pub(super) fn mistake_formula(mut self, expr: &str, hint: String) -> Part {
+        self.mistakes.push(Mistake {
+            answer: Expected::Formula {
+                expr: expr.to_string(),
+                also_accept: Vec::new(),
+            },
+            hint,
+        });
+        self
+    }
+
+    pub(super) fn with_calc(mut self, c: CalcSetup) -> Part {
+        self.calc = Some(c);
+        self
+    }
+}
+
+/// A question; [`build`](super::build) sets its title from [`BANK`](super::BANK).
+pub(super) fn question(
+    id: &str,
+    source: &str,
+    setup: String,
+    parts: Vec<Part>,
+    calc: CalcSetup,
+) -> Result<Question, CoreError> {
+    Ok(Question {
+        id: id.to_string(),
+        seed: 0,
+        title: String::new(),
+        source: source.to_string(),
+        setup,
+        parts,
+        calc,
+    })
+}
+
+pub(super) fn matmul(x: DType, w: DType, out: DType) -> String {
+    format!("{x}[B,D] * {w}[D,F] -> {out}[B,F]")
+}
+
+pub(super) const POW2: &[f64] = &[1024.0, 2048.0, 4096.0, 8192.0, 16384.0];
+pub(super) const BATCHES: &[f64] = &[16.0, 32.0, 64.0, 128.0, 256.0, 512.0, 1024.0, 2048.0];
+pub(super) const BF16_CHIPS: &[&str] = &[
+    "v4p", "v5e", "v5p", "v6e", "tpu7x", "a100", "h100", "h200", "b200",
+];

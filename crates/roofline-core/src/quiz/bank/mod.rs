@@ -1,0 +1,166 @@
+//! The question bank. Each builder reads its parameters from a [`Draw`]
+//! (the book's numbers, or a variant's) and computes every expected answer
+//! with the core: [`analyze`], [`critical_size`](crate::critical_size),
+//! [`network`](crate::network()) and the hardware presets. Formulas are
+//! written from the operation's own byte and FLOP terms and checked against
+//! the core's counts at the setup's sizes.
+//!
+//! This file holds the table of questions ([`BANK`]), the draw of a
+//! variant's numbers and the checks every built question passes. The
+//! builders live by where the questions come from:
+//!
+//! * `examples`: the chapter's worked examples (`ex-…`);
+//! * `practice`: the chapter's practice questions (`q1` to `q5`);
+//! * `extras_hardware` and `extras_operations`: Roofline Lab's own
+//!   questions (`x-…`), on data types, memories and chips, and on other
+//!   operations and times;
+//! * `helpers`: what they share (parts, answers, texts).
+
+mod examples;
+mod extras_hardware;
+mod extras_operations;
+mod helpers;
+mod practice;
+
+use crate::format;
+use crate::{analyze, CoreError};
+
+use super::{check, AnswerKind, Expected, Question, SplitMix, Verdict};
+
+use examples::{ex_240, ex_dot, ex_net};
+use extras_hardware::{x_fp8, x_int4, x_pcie, x_v6e, x_vmem};
+use extras_operations::{x_add, x_small, x_time};
+use practice::{q1, q2, q3, q4, q5};
+
+/// A question builder.
+pub(super) type Builder = fn(&mut Draw) -> Result<Question, CoreError>;
+
+/// Every question (id, title, builder), in the chapter's order, then the
+/// extras. The titles are here, not in the builders, so that the quiz can
+/// list the questions without building them.
+pub(super) const BANK: &[(&str, &str, Builder)] = &[
+    ("ex-dot", "Intensity of a dot product", ex_dot),
+    ("ex-240", "When a bf16 matmul turns compute-bound", ex_240),
+    ("ex-net", "A matmul split over chips", ex_net),
+    ("q1", "An int8 matmul", q1),
+    ("q2", "int8 weights, bf16 activations", q2),
+    ("q3", "Reading the crossover from the chart", q3),
+    ("q4", "A matrix per example", q4),
+    ("q5", "GPU spec sheets: dense or sparse?", q5),
+    ("x-fp8", "A low-precision matmul", x_fp8),
+    ("x-vmem", "Weights in VMEM", x_vmem),
+    ("x-pcie", "Weights offloaded to the host", x_pcie),
+    ("x-add", "An elementwise add", x_add),
+    ("x-small", "When the approximation fails", x_small),
+    ("x-time", "Times with units", x_time),
+    ("x-v6e", "Newer chips need bigger batches", x_v6e),
+    ("x-int4", "4-bit weights", x_int4),
+];
+
+/// Where a question's parameters come from: the book (seed 0) or a
+/// generator.
+pub(super) struct Draw {
+    rng: Option<SplitMix>,
+}
+
+impl Draw {
+    fn book() -> Draw {
+        Draw { rng: None }
+    }
+
+    fn variant(seed: u64) -> Draw {
+        Draw {
+            rng: Some(SplitMix::new(seed)),
+        }
+    }
+
+    /// The book's value, or one of `options` in a variant.
+    fn pick<T: Clone>(&mut self, book: T, options: &[T]) -> T {
+        match &mut self.rng {
+            Some(r) if !options.is_empty() => options[r.below(options.len())].clone(),
+            _ => book,
+        }
+    }
+}
+
+fn fnv(id: &str) -> u64 {
+    id.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// Builds question `id`, titled `title`, for `seed`: the book's numbers for 0, else a
+/// variant (a few draws are tried until one passes every check; if none
+/// does, the book's numbers).
+pub(super) fn build(id: &str, title: &str, builder: Builder, seed: u64) -> Option<Question> {
+    let built = |d: &mut Draw| {
+        builder(d)
+            .map(|mut q| {
+                q.title = title.to_string();
+                q
+            })
+            .and_then(validate)
+    };
+    if seed != 0 {
+        for attempt in 0u64..32 {
+            let mix = SplitMix::new(seed ^ fnv(id) ^ attempt.wrapping_mul(0x9E37_79B9)).next_u64();
+            let mut d = Draw::variant(mix);
+            if let Ok(mut q) = built(&mut d) {
+                q.seed = seed;
+                return Some(q);
+            }
+        }
+    }
+    built(&mut Draw::book()).ok()
+}
+
+fn invalid(msg: &str) -> CoreError {
+    CoreError::Invalid(msg.to_string())
+}
+
+fn has_bad_text(s: &str) -> bool {
+    s.contains("NaN") || s.contains("inf ") || s.ends_with("inf") || s.contains(format::MISSING)
+}
+
+/// Checks a built question: the setups load, every number is finite, every
+/// expected answer passes its own checker, mistakes lie outside the
+/// tolerance, and no text shows a missing value.
+fn validate(mut q: Question) -> Result<Question, CoreError> {
+    analyze(&q.calc.scenario()?)?;
+    let mut texts = vec![q.setup.clone(), q.title.clone()];
+    for p in &mut q.parts {
+        if let Some(c) = &p.calc {
+            analyze(&c.scenario()?)?;
+        }
+        if let (AnswerKind::Number { rel_tol, .. }, Expected::Number { value, also_accept }) =
+            (&p.kind, &p.expected)
+        {
+            if !(value.is_finite() && *value > 0.0 && also_accept.iter().all(|v| v.is_finite())) {
+                return Err(invalid("a quiz answer is not a positive number"));
+            }
+            let accepted: Vec<f64> = std::iter::once(*value).chain(also_accept.clone()).collect();
+            let tol = *rel_tol;
+            p.mistakes.retain(|m| match m.answer {
+                Expected::Number { value: mv, .. } => {
+                    mv.is_finite()
+                        && accepted
+                            .iter()
+                            .all(|a| (mv - a).abs() > 2.0 * tol * a.abs().max(mv.abs()))
+                }
+                _ => true,
+            });
+        }
+        if check(p, &p.expected_text) != Verdict::Right {
+            return Err(invalid("a quiz answer fails its own check"));
+        }
+        texts.push(p.prompt.clone());
+        texts.push(p.hint.clone());
+        texts.push(p.expected_text.clone());
+        texts.extend(p.solution.iter().cloned());
+        texts.extend(p.mistakes.iter().map(|m| m.hint.clone()));
+    }
+    if texts.iter().any(|t| has_bad_text(t)) {
+        return Err(invalid("a quiz text shows a missing number"));
+    }
+    Ok(q)
+}
