@@ -98,6 +98,7 @@ pub fn QuizPart(
             let class = match v {
                 Verdict::Right => "verdict right",
                 Verdict::Wrong { .. } => "verdict wrong",
+                Verdict::Close { .. } => "verdict close",
                 Verdict::Unreadable { .. } => "verdict unreadable",
             };
             view! { <p class=class role="status">{v.message()}</p> }

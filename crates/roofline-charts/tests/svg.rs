@@ -151,7 +151,10 @@ fn linear_axes_start_at_zero_and_show_every_bend() {
     .unwrap();
     assert!(svg.contains("240 FLOPs/byte") && svg.contains("10.9 FLOPs/byte"));
     assert!(svg.contains("\n0\n"), "a zero tick");
-    assert!(svg.contains("\n1.5e14\n") && svg.contains("\n300\n"), "round linear ticks");
+    assert!(
+        svg.contains("\n1.5e14\n") && svg.contains("\n300\n"),
+        "round linear ticks"
+    );
     assert!(!svg.contains("NaN") && !svg.contains("inf"));
     spec.set_log(true);
     assert_eq!(spec, v5e_spec(), "back to log axes, the same chart");

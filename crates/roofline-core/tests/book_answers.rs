@@ -303,14 +303,23 @@ fn two_chip_network_steps_spell_out_the_per_chip_case() {
     };
     let flops = find("Network: FLOPs per chip");
     assert_eq!(flops.formula, "FLOPs ÷ 2");
-    assert_eq!(flops.result, format!("{} FLOPs", roofline_core::format::sci(b * d * f)));
+    assert_eq!(
+        flops.result,
+        format!("{} FLOPs", roofline_core::format::sci(b * d * f))
+    );
     let sent = find("Network: bytes each chip sends");
     assert_eq!(sent.formula, "2·B·F");
     assert_eq!(sent.numbers, "2 × 256 × 4096");
     let intensity = find("Network intensity");
     assert_eq!(intensity.result, roofline_core::format::intensity(d / 2.0));
     let critical = find("Critical intensity of ICI");
-    assert_eq!(critical.result, roofline_core::format::intensity(V5E_BF16 / V5E_ICI));
+    assert_eq!(
+        critical.result,
+        roofline_core::format::intensity(V5E_BF16 / V5E_ICI)
+    );
     let comms = find("Network: T_comms over ICI");
-    assert_eq!(comms.result, roofline_core::format::seconds(2.0 * b * f / V5E_ICI));
+    assert_eq!(
+        comms.result,
+        roofline_core::format::seconds(2.0 * b * f / V5E_ICI)
+    );
 }

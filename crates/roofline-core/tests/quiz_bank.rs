@@ -665,3 +665,33 @@ fn the_contents_are_the_built_questions_titles_and_parts() {
         }
     }
 }
+
+/// The exact operation count of a matmul, B·F·(2D − 1) = 2BDF − BF, is a
+/// near miss, not a wrong answer: the book counts 2BDF and drops the −BF.
+/// It does not count as a wrong try, so it does not bring the answer out.
+#[test]
+fn the_exact_count_of_a_matmul_is_close() {
+    let b = part("q1", "b");
+    for exact in ["2BDF - BF", "B*F*(2*D - 1)", "BF(2D-1)", "2*B*D*F - B*F"] {
+        match check(&b, exact) {
+            Verdict::Close { hint } => {
+                assert!(hint.contains("2BDF − BF"), "{hint}");
+                assert!(
+                    hint.contains("The book counts 2BDF, dropping the −BF"),
+                    "{hint}"
+                );
+            }
+            other => panic!("'{exact}' should be close, got {other:?}"),
+        }
+    }
+    assert!(check(&b, "2BDF - BF").message().starts_with("Close."));
+    // Other slips stay wrong.
+    wrong(&b, "2BDF - 2BF");
+    wrong(&b, "2BDF + BF");
+    let mut state = roofline_core::quiz::PartState::default();
+    state.submit(&b, "2BDF - BF");
+    state.submit(&b, "BF(2D-1)");
+    assert_eq!(state.wrong_tries, 0);
+    assert!(!state.solved && !state.shows_solution());
+    assert!(state.submit(&b, "2BDF").is_right());
+}

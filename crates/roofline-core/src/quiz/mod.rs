@@ -148,6 +148,10 @@ pub struct Mistake {
     pub answer: Expected,
     /// What to say.
     pub hint: String,
+    /// A near miss: right in substance but not what the book counts (the
+    /// exact operation count where the book rounds). Judged "close", not
+    /// wrong, and not counted as a wrong try.
+    pub close: bool,
 }
 
 /// One part of a question.
@@ -325,6 +329,12 @@ pub enum Verdict {
         /// mistake made).
         hint: String,
     },
+    /// Nearly the book's answer (for example the exact count where the
+    /// book drops a small term); it does not count as a wrong try.
+    Close {
+        /// What the book counts, and why the difference is small.
+        hint: String,
+    },
     /// The answer could not be read; it does not count as a try.
     Unreadable {
         /// How to write it.
@@ -343,6 +353,7 @@ impl Verdict {
         match self {
             Verdict::Right => "Right.".to_string(),
             Verdict::Wrong { hint } => format!("Not quite. {hint}"),
+            Verdict::Close { hint } => format!("Close. {hint}"),
             Verdict::Unreadable { message } => message.clone(),
         }
     }
@@ -400,6 +411,9 @@ fn scrub(v: Verdict) -> Verdict {
     match v {
         Verdict::Right => Verdict::Right,
         Verdict::Wrong { hint } => Verdict::Wrong {
+            hint: scrub_text(&hint),
+        },
+        Verdict::Close { hint } => Verdict::Close {
             hint: scrub_text(&hint),
         },
         Verdict::Unreadable { message } => Verdict::Unreadable {
@@ -520,6 +534,11 @@ fn check_formula(
         if let Expected::Formula { expr: mexpr, .. } = &m.answer {
             if let Ok(mc) = read_formula(mexpr, symbols).and_then(|f| Compiled::new(&f.expr)) {
                 if compare(&compiled, &mc, symbols) == Ok(Comparison::Same) {
+                    if m.close {
+                        return Verdict::Close {
+                            hint: m.hint.clone(),
+                        };
+                    }
                     return wrong(&m.hint);
                 }
             }
@@ -565,7 +584,7 @@ impl PartState {
         match v {
             Verdict::Right => self.solved = true,
             Verdict::Wrong { .. } => self.wrong_tries = self.wrong_tries.saturating_add(1),
-            Verdict::Unreadable { .. } => {}
+            Verdict::Close { .. } | Verdict::Unreadable { .. } => {}
         }
         v
     }

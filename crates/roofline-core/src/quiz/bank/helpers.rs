@@ -391,6 +391,7 @@ impl Part {
                 also_accept: Vec::new(),
             },
             hint,
+            close: false,
         });
         self
     }
@@ -402,6 +403,36 @@ impl Part {
                 also_accept: Vec::new(),
             },
             hint,
+            close: false,
+        });
+        self
+    }
+
+    /// Names the exact operation count of `op`'s contraction as a near
+    /// miss: each output is a sum of n products, n multiplies and n − 1
+    /// adds, so the exact count is the book's 2·(output)·(summed) minus
+    /// one add per output element. Nothing for other operations.
+    pub(super) fn near_exact_count(mut self, op: &Operation) -> Part {
+        let out = &op.output.dims;
+        if op.kind != crate::op::OpKind::Contraction || op.inputs.len() != 2 || out.is_empty() {
+            return self;
+        }
+        let book = flops_term(op).compact();
+        let sep = if out.iter().all(|d| d.chars().count() == 1) {
+            ""
+        } else {
+            "·"
+        };
+        let per_output = out.joined(sep);
+        self.mistakes.push(Mistake {
+            answer: Expected::Formula {
+                expr: format!("{book} - {}", out.joined("*")),
+                also_accept: Vec::new(),
+            },
+            hint: format!(
+                "That is the exact count: each of the {per_output} outputs sums its products with one add fewer than it has products, so {book} − {per_output}. The book counts {book}, dropping the −{per_output}, which is tiny next to {book} when the summed dimension is large."
+            ),
+            close: true,
         });
         self
     }

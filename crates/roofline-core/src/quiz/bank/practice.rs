@@ -137,7 +137,8 @@ pub(super) fn q1(d: &mut Draw) -> Result<Question, CoreError> {
                 format!("Total: {flops}, the same as in bf16."),
             ],
         )
-        .mistake_formula("B*D*F", "That counts only the multiplies (or only the adds): each product needs one of each.".to_string()),
+        .mistake_formula("B*D*F", "That counts only the multiplies (or only the adds): each product needs one of each.".to_string())
+        .near_exact_count(&op),
         Part::formula(
             "c",
             "What is its arithmetic intensity, counting every byte? A formula in B, D, F.".to_string(),
