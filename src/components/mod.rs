@@ -11,6 +11,7 @@ pub mod field;
 pub mod levels_panel;
 pub mod link_bar;
 pub mod op_panel;
+pub mod quiz_chart;
 pub mod quiz_loader;
 pub mod quiz_page;
 pub mod quiz_part;

@@ -8,6 +8,7 @@ use roofline_core::quiz::{contents, next_seed, progress::Progress, question};
 use roofline_core::state::{AppState, CalcState, QuizState, View};
 use roofline_core::url::encode;
 
+use super::quiz_chart::QuizChart;
 use super::quiz_part::QuizPart;
 use crate::storage;
 
@@ -69,6 +70,15 @@ pub fn QuizPage(
         };
         let qid = q.id.clone();
         let seed = q.seed;
+        // A question with a chart shows it once a part has been answered
+        // (or its answer shown), or was solved before.
+        let answered = RwSignal::new(
+            seed == 0
+                && q.parts
+                    .iter()
+                    .any(|p| progress.with_untracked(|pr| pr.is_solved(&qid, &p.id))),
+        );
+        let on_answered = Callback::new(move |_| answered.set(true));
         let parts = q
             .parts
             .iter()
@@ -107,6 +117,7 @@ pub fn QuizPage(
                         calc_href=href
                         on_solved=on_solved
                         on_focus=on_focus
+                        on_answered=on_answered
                     />
                 }
             })
@@ -119,6 +130,7 @@ pub fn QuizPage(
                 </header>
                 <p class="setup">{q.setup.clone()}</p>
                 <ol class="parts">{parts}</ol>
+                {(!q.calc.pairs.is_empty()).then(|| view! { <QuizChart calc=q.calc.clone() shown=answered /> })}
             </article>
         }
         .into_any()

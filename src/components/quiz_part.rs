@@ -22,6 +22,8 @@ pub fn QuizPart(
     on_solved: Callback<()>,
     /// Called when the learner works on this part (for the link's `part`).
     on_focus: Callback<()>,
+    /// Called after each checked answer and on "Show answer".
+    on_answered: Callback<()>,
 ) -> impl IntoView {
     let state = RwSignal::new(PartState {
         solved: solved_before,
@@ -40,6 +42,7 @@ pub fn QuizPart(
         }
         verdict.set(Some(v));
         on_focus.run(());
+        on_answered.run(());
     };
     let check2 = check.clone();
     let pid = part.id.clone();
@@ -134,7 +137,10 @@ pub fn QuizPart(
                     type="button"
                     class="secondary"
                     data-testid=format!("reveal-{}", part.id)
-                    on:click=move |_| state.update(|s| s.reveal())
+                    on:click=move |_| {
+                        state.update(|s| s.reveal());
+                        on_answered.run(());
+                    }
                 >
                     "Show answer"
                 </button>

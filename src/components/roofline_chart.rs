@@ -67,14 +67,6 @@ pub fn RooflineChartView(
     // Memos, so that an edit of a number re-sets no attribute.
     let keys =
         Memo::new(move |_| spec.with(|s| s.as_ref().map(|c| c.line_keys()).unwrap_or_default()));
-    let scale = Memo::new(move |_| if log.get() { "log" } else { "lin" }.to_string());
-    let caption = move || {
-        if log.get() {
-            "Roofline: attained throughput against arithmetic intensity (log-log)"
-        } else {
-            "Roofline: attained throughput against arithmetic intensity (linear axes)"
-        }
-    };
     // The regions' fills, as keys: the legend's rows are re-created only
     // when they change; an edit updates each row's text.
     let fills = Memo::new(move |_| {
@@ -111,11 +103,11 @@ pub fn RooflineChartView(
     };
     view! {
         <figure class="chart">
-            <figcaption>{caption}</figcaption>
+            <figcaption>"Roofline: attained throughput against arithmetic intensity"</figcaption>
             <canvas
                 node_ref=canvas_ref
                 data-testid="roofline-canvas"
-                data-scale=scale
+                data-scale=move || if log.get() { "log" } else { "lin" }
                 data-lines=keys
                 class="chart-canvas"
                 role="img"
