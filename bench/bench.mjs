@@ -27,6 +27,12 @@
 //     downloads the link reader's chunk), median of 5 loads. What a
 //     learner on a phone waits for, measured in a real browser rather than
 //     simulated;
+//   - cold start: a new browser process with a fresh profile for each of
+//     BENCH_COLD_LOADS loads (default 7): navigation -> first chart drawn,
+//     and the longest main-thread task until a second after it (a
+//     `longtask` PerformanceObserver installed before the page's scripts),
+//     median and range. What a learner opening a shared link in a new tab
+//     waits for; the warm figure above reuses one browser;
 //   - Lighthouse 12.2.3 (mobile, its default) scores for performance,
 //     accessibility, best practices and SEO, with FCP, LCP and TBT. A failed
 //     run is reported and recorded as `lighthouse: null`.
@@ -35,12 +41,15 @@
 // bench/out), BENCH_LOADS (page loads, default 7, at least 5), BENCH_INPUTS
 // (input changes, default 60, at least 50), BENCH_LH_RUNS (Lighthouse runs,
 // default 5; each figure is the median, and each run's performance, LCP
-// and TBT are kept), BENCH_SKIP_LIGHTHOUSE=1,
+// and TBT are kept), BENCH_COLD_LOADS (default 7, at least 3),
+// BENCH_ONLY_COLD=1 (sizes and the cold start only), BENCH_SKIP_LIGHTHOUSE=1,
 // CHROMIUM (browser binary, default /usr/bin/chromium).
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import os from 'node:os';
+import { chromium } from 'playwright-core';
 import { startServer, launchBrowser, openPage, waitForDraw, root } from '../tests/e2e/harness.mjs';
 import { measure, when } from '../tests/sizes.mjs';
 import { codeByCrate } from './wasm-code.mjs';
@@ -134,6 +143,64 @@ async function firstChart(browser, url, loads) {
     }
   }
   return { median: round(median(runs)), runs, both_charts_median: round(median(both)), problems };
+}
+
+/**
+ * Cold start: each load in a new browser process with a fresh profile (so
+ * nothing is compiled, cached or warm). Navigation -> first `roofline:drawn`
+ * mark, and every long task (over 50 ms) from the start until a second
+ * after the chart, read by an observer installed before any page script.
+ */
+async function coldStart(url, loads) {
+  const first = [];
+  const longest = [];
+  const counts = [];
+  for (let i = 0; i < loads; i++) {
+    const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'roofline-cold-'));
+    const context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      viewport: { width: 1280, height: 900 },
+      args: [
+        '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+        '--disable-background-networking', '--disable-component-update', '--disable-sync',
+        '--disable-dev-shm-usage',
+      ],
+    });
+    try {
+      await context.addInitScript(() => {
+        window.__longTasks = [];
+        try {
+          new PerformanceObserver((list) => {
+            for (const e of list.getEntries()) window.__longTasks.push([e.startTime, e.duration]);
+          }).observe({ type: 'longtask', buffered: true });
+        } catch { /* no longtask support: none recorded */ }
+      });
+      const page = context.pages()[0] ?? await context.newPage();
+      await page.goto(url, { waitUntil: 'load' });
+      await page.waitForFunction(() => performance.getEntriesByName('roofline:drawn').length > 0, null, { timeout: 30000 });
+      await page.waitForTimeout(1000);
+      const t = await page.evaluate(() => ({
+        chart: performance.getEntriesByName('roofline:drawn')[0].startTime,
+        tasks: window.__longTasks,
+      }));
+      first.push(round(t.chart));
+      longest.push(round(Math.max(0, ...t.tasks.map((x) => x[1]))));
+      counts.push(t.tasks.length);
+    } finally {
+      await context.close();
+      fs.rmSync(profile, { recursive: true, force: true });
+    }
+  }
+  const range = (xs) => [Math.min(...xs), Math.max(...xs)];
+  return {
+    first_chart_median: round(median(first)),
+    first_chart_range: range(first),
+    first_chart_runs: first,
+    longest_task_median: round(median(longest)),
+    longest_task_range: range(longest),
+    longest_task_runs: longest,
+    long_tasks_runs: counts,
+  };
 }
 
 /**
@@ -390,13 +457,13 @@ function printReport(r) {
   if (r.first_chart_ms) {
     rows.push(['navigation -> first chart drawn', ms(r.first_chart_ms.median), '-', r.first_chart_ms.runs.length]);
     rows.push(['navigation -> both charts drawn', ms(r.first_chart_ms.both_charts_median), '-', r.first_chart_ms.runs.length]);
-  } else {
+  } else if (!r.only_cold) {
     rows.push(['navigation -> first chart drawn', 'failed', '-', 0]);
   }
   if (r.redraw_ms) {
     rows.push(['input -> both charts redrawn', ms(r.redraw_ms.median), ms(r.redraw_ms.p95), r.redraw_ms.n]);
     rows.push(['input -> next frame after both', ms(r.redraw_ms.to_next_frame.median), ms(r.redraw_ms.to_next_frame.p95), r.redraw_ms.n]);
-  } else {
+  } else if (!r.only_cold) {
     rows.push(['input -> both charts redrawn', 'failed', '-', 0]);
   }
   if (r.slow_network_ms) {
@@ -408,6 +475,12 @@ function printReport(r) {
     if (r.slow_network_ms.link_first_chart_median != null) {
       rows.push(['slow link: navigation to a link -> first chart', ms(r.slow_network_ms.link_first_chart_median), '-', r.slow_network_ms.link_first_chart_runs.length]);
     }
+  }
+  if (r.cold_start_ms) {
+    const c = r.cold_start_ms;
+    const span = (x) => `${x[0].toFixed(0)}-${x[1].toFixed(0)} ms`;
+    rows.push(['cold start (new browser, fresh profile): navigation -> first chart', `${ms(c.first_chart_median)} (${span(c.first_chart_range)})`, '-', c.first_chart_runs.length]);
+    rows.push(['cold start: longest main-thread task', `${ms(c.longest_task_median)} (${span(c.longest_task_range)})`, '-', c.longest_task_runs.length]);
   }
   console.log(table(rows));
   if (r.first_chart_ms) console.log(`first chart runs: ${r.first_chart_ms.runs.map((x) => x.toFixed(1)).join(', ')} ms`);
@@ -448,6 +521,8 @@ function flatten(r) {
   f['code quiz, before wasm-opt (B)'] = r.code?.quiz?.total;
   for (const c of r.code?.main?.crates ?? []) f[`code main: ${c.crate} (B)`] = c.bytes;
   f['first chart median (ms)'] = r.first_chart_ms?.median;
+  f['cold start first chart median (ms)'] = r.cold_start_ms?.first_chart_median;
+  f['cold start longest task median (ms)'] = r.cold_start_ms?.longest_task_median;
   f['slow link first paint (ms)'] = r.slow_network_ms?.first_paint_median;
   f['slow link first chart (ms)'] = r.slow_network_ms?.first_chart_median;
   f['slow link quiz open (ms)'] = r.slow_network_ms?.quiz_open_median;
@@ -504,6 +579,8 @@ async function main() {
   const loads = intEnv('BENCH_LOADS', 7, 5);
   const inputs = intEnv('BENCH_INPUTS', 60, 50);
   const lhRuns = intEnv('BENCH_LH_RUNS', 5, 1);
+  const coldLoads = intEnv('BENCH_COLD_LOADS', 7, 3);
+  const onlyCold = process.env.BENCH_ONLY_COLD === '1';
 
   const report = {
     commit: git('rev-parse', '--short', 'HEAD') ?? 'unknown',
@@ -515,6 +592,8 @@ async function main() {
     first_chart_ms: null,
     redraw_ms: null,
     slow_network_ms: null,
+    cold_start_ms: null,
+    only_cold: onlyCold,
     lighthouse: null,
     environment: { node: process.version, cpus: (await import('node:os')).cpus().length },
   };
@@ -556,13 +635,24 @@ async function main() {
   };
   const server = await startServer(dist);
   try {
+    if (!onlyCold) {
+      try {
+        await chromiumFigures(report, server.url);
+      } catch (e) {
+        failed = true;
+        console.error(`[bench] Chromium failed: ${e.stack ?? e}`);
+      }
+    }
+    console.error(`[bench] cold start: ${coldLoads} loads, each in a new browser with a fresh profile`);
     try {
-      await chromiumFigures(report, server.url);
+      report.cold_start_ms = await coldStart(server.url, coldLoads);
     } catch (e) {
       failed = true;
-      console.error(`[bench] Chromium failed: ${e.stack ?? e}`);
+      console.error(`[bench] cold start failed: ${e.stack ?? e}`);
     }
-    if (process.env.BENCH_SKIP_LIGHTHOUSE === '1') {
+    if (onlyCold) {
+      report.lighthouse_error = 'skipped (BENCH_ONLY_COLD=1)';
+    } else if (process.env.BENCH_SKIP_LIGHTHOUSE === '1') {
       report.lighthouse_error = 'skipped (BENCH_SKIP_LIGHTHOUSE=1)';
     } else {
       console.error(`[bench] Lighthouse (mobile)${lhRuns > 1 ? `, ${lhRuns} runs` : ''}`);
