@@ -12,18 +12,6 @@ use crate::canvas::{draw_on, keep_drawn, theme};
 use crate::download::save_png;
 use crate::svg_export::{save_svg_button, SvgChart};
 
-/// The text of region `i`'s legend entry in `spec`, or empty.
-fn region_text(spec: Memo<Result<RooflineChart, String>>, i: usize) -> impl Fn() -> String {
-    move || {
-        spec.with(|s| {
-            s.as_ref()
-                .ok()
-                .and_then(|c| c.regions().get(i).map(|r| r.text.clone()))
-                .unwrap_or_default()
-        })
-    }
-}
-
 /// A roofline chart drawn with plotters on a `<canvas>`, on log-log or
 /// linear axes; redraws whenever `spec` changes. Under it, the legend of
 /// its shaded regions and answers to how to read it. Hovering shows the
@@ -67,15 +55,20 @@ pub fn RooflineChartView(
     // Memos, so that an edit of a number re-sets no attribute.
     let keys =
         Memo::new(move |_| spec.with(|s| s.as_ref().map(|c| c.line_keys()).unwrap_or_default()));
-    // The regions' fills, as keys: the legend's rows are re-created only
-    // when they change; an edit updates each row's text.
-    let fills = Memo::new(move |_| {
-        spec.with(|s| {
-            s.as_ref()
-                .map(|c| c.regions().iter().map(|r| r.fill.to_string()).collect())
-                .unwrap_or_else(|_| Vec::<String>::new())
+    // The regions' fills (as keys) and texts, worded once per spec: the
+    // legend's rows are re-created only when the fills change; an edit
+    // updates each row's text.
+    let regions = move |f: fn(&roofline_charts::Region) -> String| {
+        Memo::new(move |_| {
+            spec.with(|s| {
+                s.as_ref()
+                    .map(|c| c.regions().iter().map(f).collect())
+                    .unwrap_or_default()
+            })
         })
-    });
+    };
+    let fills: Memo<Vec<String>> = regions(|r| r.fill.to_string());
+    let texts: Memo<Vec<String>> = regions(|r| r.text.clone());
     let legend = move || {
         let theme = theme();
         fills
@@ -95,7 +88,7 @@ pub fn RooflineChartView(
                             aria-hidden="true"
                             style=format!("background:#{:02x}{:02x}{:02x}", c.0, c.1, c.2)
                         ></span>
-                        {region_text(spec, i)}
+                        {move || texts.with(|t| t.get(i).cloned().unwrap_or_default())}
                     </li>
                 }
             })

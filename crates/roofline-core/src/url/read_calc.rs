@@ -251,26 +251,8 @@ pub(super) fn read_calc(p: &mut Params, n: &mut Notes) -> CalcState {
             bx_default
         }
     };
-    let batch_scale = match p.take("bs") {
-        None => ChartScale::default(),
-        Some(raw) => ChartScale::from_key(&raw).unwrap_or_else(|| {
-            n.push(
-                "bs",
-                format!("{} is not log or lin; using log", said("bs", &raw)),
-            );
-            ChartScale::default()
-        }),
-    };
-    let roofline_scale = match p.take("rs") {
-        None => ChartScale::default(),
-        Some(raw) => ChartScale::from_key(&raw).unwrap_or_else(|| {
-            n.push(
-                "rs",
-                format!("{} is not log or lin; using log", said("rs", &raw)),
-            );
-            ChartScale::default()
-        }),
-    };
+    let batch_scale = read_scale(p, n, "bs");
+    let roofline_scale = read_scale(p, n, "rs");
     let pairs = match p.take("pairs") {
         None => DEFAULT_PAIRS.to_vec(),
         Some(raw) => read_pairs(&raw, n),
@@ -292,6 +274,21 @@ pub(super) fn read_calc(p: &mut Params, n: &mut Notes) -> CalcState {
         batch_scale,
         roofline_scale,
         pairs,
+    }
+}
+
+/// A chart's axes from `key` (`log` or `lin`); log, with a notice, for
+/// anything else.
+fn read_scale(p: &mut Params, n: &mut Notes, key: &str) -> ChartScale {
+    match p.take(key) {
+        None => ChartScale::default(),
+        Some(raw) => ChartScale::from_key(&raw).unwrap_or_else(|| {
+            n.push(
+                key,
+                format!("{} is not log or lin; using log", said(key, &raw)),
+            );
+            ChartScale::default()
+        }),
     }
 }
 
