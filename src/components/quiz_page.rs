@@ -95,6 +95,7 @@ pub fn QuizPage(
                             part: i as u32 + 1,
                             seed
                         },
+                        step: 1,
                     })
                 );
                 let (qid_s, pid) = (qid.clone(), part.id.clone());

@@ -17,6 +17,7 @@ pub mod explain;
 pub mod format;
 pub mod hardware;
 pub mod input;
+pub mod learn;
 pub mod network;
 pub mod num;
 pub mod op;

@@ -38,22 +38,26 @@ pub enum View {
     Calculator,
     /// The practice questions.
     Quiz,
+    /// The chapter in steps, with live figures.
+    Learn,
 }
 
 impl View {
-    /// The key used in links: `calc` or `quiz`.
+    /// The key used in links: `calc`, `quiz` or `learn`.
     pub fn key(self) -> &'static str {
         match self {
             View::Calculator => "calc",
             View::Quiz => "quiz",
+            View::Learn => "learn",
         }
     }
 
-    /// Parses a key (`calc`, `calculator`, `quiz`), case-insensitively.
+    /// Parses a key (`calc`, `calculator`, `quiz`, `learn`), case-insensitively.
     pub fn from_key(s: &str) -> Option<View> {
         match s.trim().to_ascii_lowercase().as_str() {
             "calc" | "calculator" => Some(View::Calculator),
             "quiz" => Some(View::Quiz),
+            "learn" => Some(View::Learn),
             _ => None,
         }
     }
@@ -151,7 +155,7 @@ pub struct QuizState {
 }
 
 /// The whole state of the app.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct AppState {
     /// The page shown.
     pub view: View,
@@ -159,6 +163,19 @@ pub struct AppState {
     pub calc: CalcState,
     /// The practice questions.
     pub quiz: QuizState,
+    /// The Learn page's open step, from 1 to [`crate::learn::STEP_COUNT`].
+    pub step: u32,
+}
+
+impl Default for AppState {
+    fn default() -> Self {
+        AppState {
+            view: View::default(),
+            calc: CalcState::default(),
+            quiz: QuizState::default(),
+            step: 1,
+        }
+    }
 }
 
 impl Default for QuizState {

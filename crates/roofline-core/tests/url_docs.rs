@@ -97,6 +97,11 @@ fn examples_mean_what_the_text_says() {
         ("q2", 2, 42)
     );
 
+    let s = example("view=learn");
+    assert_eq!(s.view, View::Learn);
+    assert_eq!(s.step, 4);
+    assert_eq!(s.calc, roofline_core::CalcState::default());
+
     assert_eq!(decode("?v=1").state, roofline_core::AppState::default());
 }
 

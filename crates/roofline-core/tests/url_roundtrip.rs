@@ -5,6 +5,7 @@
 use proptest::prelude::*;
 use proptest::sample::select;
 use roofline_core::hardware::catalogue;
+use roofline_core::learn::STEP_COUNT;
 use roofline_core::state::{
     default_batch_dim, AppState, CalcState, ChartScale, QuizState, View, MAX_CHIPS, MAX_PAIRS,
 };
@@ -144,13 +145,14 @@ fn calc_state() -> impl Strategy<Value = CalcState> {
 
 fn app_state() -> impl Strategy<Value = AppState> {
     (
-        prop_oneof![Just(View::Calculator), Just(View::Quiz)],
+        prop_oneof![Just(View::Calculator), Just(View::Quiz), Just(View::Learn)],
         calc_state(),
         select(vec!["q1", "q2", "q10", "warm-up", "b_3", "Q7x"]),
         prop_oneof![Just(1u32), 1..=100u32],
         prop_oneof![Just(0u64), any::<u64>()],
+        prop_oneof![Just(1u32), 1..=STEP_COUNT],
     )
-        .prop_map(|(view, calc, q, part, seed)| AppState {
+        .prop_map(|(view, calc, q, part, seed, step)| AppState {
             view,
             calc,
             quiz: QuizState {
@@ -158,6 +160,7 @@ fn app_state() -> impl Strategy<Value = AppState> {
                 part,
                 seed,
             },
+            step,
         })
 }
 
@@ -179,7 +182,7 @@ fn check_decoded(d: &Decoded) {
     assert_eq!(again.state, d.state);
 }
 
-const KEYS: [&str; 25] = [
+const KEYS: [&str; 26] = [
     "v",
     "view",
     "chip",
@@ -202,6 +205,7 @@ const KEYS: [&str; 25] = [
     "q",
     "part",
     "seed",
+    "step",
     "peak.zz",
     "foo",
     "",

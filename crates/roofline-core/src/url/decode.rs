@@ -4,6 +4,7 @@
 //! repeated and unknown parameters.
 
 use crate::hardware::preset;
+use crate::learn::STEP_COUNT;
 use crate::op::Operation;
 use crate::state::{
     default_level2, default_sizes, is_question_id, AppState, CalcState, QuizState, View,
@@ -47,6 +48,7 @@ pub fn decode_with(query: &str, questions: &[(&str, u32)]) -> Decoded {
         view,
         calc,
         quiz: read_quiz(&mut p, &mut n, questions),
+        step: read_step(&mut p, &mut n),
     };
     for e in &p.list {
         if e.used && e.count > 1 {
@@ -216,10 +218,33 @@ fn read_version_and_view(p: &mut Params, n: &mut Notes) -> View {
         Some(raw) => View::from_key(&raw).unwrap_or_else(|| {
             n.push(
                 "view",
-                format!("{} is not calc or quiz; using calc", said("view", &raw)),
+                format!(
+                    "{} is not calc, quiz or learn; using calc",
+                    said("view", &raw)
+                ),
             );
             View::default()
         }),
+    }
+}
+
+/// The Learn page's step: a whole number from 1 to [`STEP_COUNT`].
+fn read_step(p: &mut Params, n: &mut Notes) -> u32 {
+    let Some(raw) = p.take("step") else {
+        return 1;
+    };
+    match whole(&raw) {
+        Some(x) if x >= 1 && x <= u64::from(STEP_COUNT) => u32::try_from(x).unwrap_or(1),
+        _ => {
+            n.push(
+                "step",
+                format!(
+                    "{} is not a step from 1 to {STEP_COUNT}; using 1",
+                    said("step", &raw)
+                ),
+            );
+            1
+        }
     }
 }
 

@@ -141,6 +141,9 @@ pub fn encode(state: &AppState) -> String {
     if q.seed != 0 {
         put("seed", q.seed.to_string());
     }
+    if state.step != 1 {
+        put("step", state.step.to_string());
+    }
     out.iter()
         .map(|(k, v)| format!("{}={}", escape(k), escape(v)))
         .collect::<Vec<_>>()

@@ -1,0 +1,624 @@
+//! The eight steps of the Learn page: each builds a calculator state from
+//! its controls' values and words its paragraphs from that state's
+//! evaluation. The words are the project's own; the numbers are computed.
+
+use super::{Control, ControlKind, Figure, Step};
+use crate::analysis::{Analysis, CriticalSize, Regime};
+use crate::calc::{evaluate, CalcInput, CalcView};
+use crate::format;
+use crate::hardware::preset;
+use crate::op::{Operation, Shortcut};
+use crate::report::critical_text;
+use crate::small::map_of;
+use crate::state::{default_batch_dim, CalcState, DEFAULT_CHIP};
+use crate::{CoreError, DType, LevelKind};
+
+/// The batch sizes the sliders offer (tokens on one chip).
+const BATCHES: &[f64] = &[
+    1.0, 4.0, 16.0, 32.0, 64.0, 128.0, 256.0, 512.0, 1024.0, 4096.0, 16384.0,
+];
+
+/// The eight steps, in the chapter's order.
+pub static STEPS: [Step; 8] = [
+    Step {
+        title: "Where the time goes",
+        controls: &[Control {
+            key: "b",
+            label: "Batch B (tokens)",
+            kind: ControlKind::Slider,
+            values: BATCHES,
+            names: &[],
+            default: 4,
+        }],
+        figure: Figure::Roofline,
+        axes_switch: false,
+        build: |v| matmul(Shortcut::Matmul, v[0], 4096.0, None),
+        words: time_words,
+    },
+    Step {
+        title: "Arithmetic intensity",
+        controls: &[Control {
+            key: "op",
+            label: "Operation",
+            kind: ControlKind::Select,
+            values: &[0.0, 1.0, 2.0, 3.0],
+            names: &[
+                "Dot product, N = 10⁶",
+                "Matmul, all bf16, B = 256",
+                "Matmul with int8 weights, B = 256",
+                "Batched matmul, a matrix per example",
+            ],
+            default: 1,
+        }],
+        figure: Figure::Roofline,
+        axes_switch: false,
+        build: intensity_state,
+        words: intensity_words,
+    },
+    Step {
+        title: "Reading the roofline figure",
+        controls: &[Control {
+            key: "bw",
+            label: "HBM bandwidth",
+            kind: ControlKind::Slider,
+            values: &[0.25, 0.5, 1.0, 2.0, 4.0, 8.0],
+            names: &[
+                "¼ × the chip’s",
+                "½ × the chip’s",
+                "the chip’s own",
+                "2 × the chip’s",
+                "4 × the chip’s",
+                "8 × the chip’s",
+            ],
+            default: 2,
+        }],
+        figure: Figure::Roofline,
+        axes_switch: true,
+        build: bandwidth_state,
+        words: reading_words,
+    },
+    Step {
+        title: "Two memory levels, two lines, two bends",
+        controls: &[
+            Control {
+                key: "level",
+                label: "The weights come from",
+                kind: ControlKind::Select,
+                values: &[0.0, 1.0],
+                names: &["HBM", "VMEM"],
+                default: 0,
+            },
+            Control {
+                key: "b",
+                label: "Batch B (tokens)",
+                kind: ControlKind::Slider,
+                values: BATCHES,
+                names: &[],
+                default: 4,
+            },
+        ],
+        figure: Figure::Roofline,
+        axes_switch: true,
+        build: levels_state,
+        words: levels_words,
+    },
+    Step {
+        title: "The matmul and the critical batch",
+        controls: &[
+            Control {
+                key: "seqs",
+                label: "Sequences on this chip",
+                kind: ControlKind::Slider,
+                values: &[1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0],
+                names: &[],
+                default: 3,
+            },
+            Control {
+                key: "len",
+                label: "Tokens per sequence in this step",
+                kind: ControlKind::Slider,
+                values: &[1.0, 2.0, 4.0, 8.0, 16.0, 64.0, 256.0],
+                names: &[],
+                default: 0,
+            },
+        ],
+        figure: Figure::Roofline,
+        axes_switch: false,
+        build: |v| matmul(Shortcut::Matmul, v[0] * v[1], 8192.0, None),
+        words: batch_words,
+    },
+    Step {
+        title: "Data types: FLOPs stay, bytes change",
+        controls: &[
+            Control {
+                key: "weights",
+                label: "Weights stored as",
+                kind: ControlKind::Select,
+                values: &[0.0, 1.0, 2.0],
+                names: &["bf16", "int8", "int4"],
+                default: 1,
+            },
+            Control {
+                key: "math",
+                label: "Math runs in",
+                kind: ControlKind::Select,
+                values: &[0.0, 1.0],
+                names: &["bf16", "int8"],
+                default: 0,
+            },
+        ],
+        figure: Figure::Roofline,
+        axes_switch: false,
+        build: dtype_state,
+        words: dtype_words,
+    },
+    Step {
+        title: "When B ≪ D, F stops being true",
+        controls: &[Control {
+            key: "df",
+            label: "D = F",
+            kind: ControlKind::Slider,
+            values: &[128.0, 256.0, 512.0, 1024.0, 2048.0, 4096.0, 8192.0, 16384.0],
+            names: &[],
+            default: 3,
+        }],
+        figure: Figure::Batch,
+        axes_switch: false,
+        build: |v| {
+            let mut s = matmul(Shortcut::MixedMatmul, 256.0, v[0], None)?;
+            s.pairs = vec![(4096.0, 4096.0), (v[0], v[0])];
+            s.pairs.dedup();
+            Ok(s)
+        },
+        words: exact_words,
+    },
+    Step {
+        title: "The network roofline",
+        controls: &[
+            Control {
+                key: "chips",
+                label: "Chips N that split D",
+                kind: ControlKind::Slider,
+                values: &[2.0, 4.0, 8.0, 16.0],
+                names: &[],
+                default: 0,
+            },
+            Control {
+                key: "d",
+                label: "D",
+                kind: ControlKind::Slider,
+                values: &[1024.0, 2048.0, 4096.0, 8192.0, 16384.0, 32768.0, 65536.0],
+                names: &[],
+                default: 3,
+            },
+        ],
+        figure: Figure::Roofline,
+        axes_switch: false,
+        build: network_state,
+        words: network_words,
+    },
+];
+
+// ---- building the states -------------------------------------------------
+
+/// A state on the default chip for operation `op` with the given sizes.
+fn state_of(op: &Operation, sizes: &[(&str, f64)]) -> CalcState {
+    CalcState {
+        op: op.notation(),
+        sizes: map_of(sizes.iter().map(|(k, v)| (k.to_string(), *v))),
+        batch_dim: default_batch_dim(op),
+        level2: None,
+        ..CalcState::default()
+    }
+}
+
+/// The matmul `shortcut` with batch `b` and D = F = `df`; `weights`
+/// replaces the second operand's type.
+fn matmul(
+    shortcut: Shortcut,
+    b: f64,
+    df: f64,
+    weights: Option<DType>,
+) -> Result<CalcState, CoreError> {
+    let mut op = shortcut.operation();
+    if let (Some(w), Some(y)) = (weights, op.inputs.get_mut(1)) {
+        y.dtype = w;
+    }
+    Ok(state_of(&op, &[("B", b), ("D", df), ("F", df)]))
+}
+
+fn intensity_state(v: &[f64]) -> Result<CalcState, CoreError> {
+    Ok(match v[0] as u32 {
+        0 => state_of(&Shortcut::DotProduct.operation(), &[("N", 1e6)]),
+        2 => matmul(Shortcut::MixedMatmul, 256.0, 4096.0, None)?,
+        3 => state_of(
+            &Shortcut::BatchedMatmul.operation(),
+            &[("B", 256.0), ("D", 4096.0), ("F", 4096.0)],
+        ),
+        _ => matmul(Shortcut::Matmul, 256.0, 4096.0, None)?,
+    })
+}
+
+fn bandwidth_state(v: &[f64]) -> Result<CalcState, CoreError> {
+    let mut s = matmul(Shortcut::Matmul, 256.0, 4096.0, None)?;
+    if v[0] != 1.0 {
+        let chip = preset(DEFAULT_CHIP).ok_or_else(|| no_chip(DEFAULT_CHIP))?;
+        s.bw_overrides = vec![(LevelKind::Hbm, chip.bandwidth(LevelKind::Hbm)? * v[0])];
+    }
+    Ok(s)
+}
+
+fn levels_state(v: &[f64]) -> Result<CalcState, CoreError> {
+    let mut s = matmul(Shortcut::Matmul, v[1], 4096.0, None)?;
+    let (first, second) = if v[0] == 1.0 {
+        (LevelKind::Vmem, LevelKind::Hbm)
+    } else {
+        (LevelKind::Hbm, LevelKind::Vmem)
+    };
+    s.level1 = first;
+    s.level2 = Some(second);
+    Ok(s)
+}
+
+fn dtype_of(i: f64, names: &[DType]) -> DType {
+    names.get(i as usize).copied().unwrap_or(DType::Bf16)
+}
+
+fn dtype_state(v: &[f64]) -> Result<CalcState, CoreError> {
+    let weights = dtype_of(v[0], &[DType::Bf16, DType::Int8, DType::Int4]);
+    let math = dtype_of(v[1], &[DType::Bf16, DType::Int8]);
+    let mut s = matmul(Shortcut::Matmul, 256.0, 4096.0, Some(weights))?;
+    if math == DType::Int8 {
+        // The activations are quantised too: the math reads int8 inputs.
+        let mut op = Operation::parse(&s.op)?;
+        if let Some(x) = op.inputs.get_mut(0) {
+            x.dtype = DType::Int8;
+        }
+        s.op = op.notation();
+        s.compute = Some(DType::Int8);
+    } else {
+        s.compute = Some(DType::Bf16);
+    }
+    Ok(s)
+}
+
+fn network_state(v: &[f64]) -> Result<CalcState, CoreError> {
+    let mut s = matmul(Shortcut::Matmul, 256.0, 4096.0, None)?;
+    s.sizes.insert("D".to_string(), v[1]);
+    s.chips = v[0] as u32;
+    s.shard = Some("D".to_string());
+    Ok(s)
+}
+
+/// "1 token", "8 tokens".
+fn plural(x: f64, what: &str) -> String {
+    format!("{} {what}{}", n(x), if x == 1.0 { "" } else { "s" })
+}
+
+/// "2 bytes", "1 byte", "0.5 bytes": one element of `d`.
+fn per_element(d: DType) -> String {
+    let b = d.bytes();
+    format!(
+        "{} byte{}",
+        format::sig(b, 3),
+        if b == 1.0 { "" } else { "s" }
+    )
+}
+
+/// When `c` says the operation is compute-bound: "when B > 240", "never",
+/// "at every size".
+fn when(dim: &str, c: &CriticalSize) -> String {
+    match c {
+        CriticalSize::At { .. } => format!("when {}", critical_text(dim, c)),
+        CriticalSize::Never { .. } => "never".to_string(),
+        CriticalSize::Always => "at every size".to_string(),
+    }
+}
+
+fn no_chip(id: &str) -> CoreError {
+    CoreError::Invalid(format!("the chip {id} is not in the catalogue"))
+}
+
+// ---- wording -----------------------------------------------------------
+
+fn analysis(v: &CalcView) -> Result<&Analysis, CoreError> {
+    v.analysis
+        .as_ref()
+        .ok_or_else(|| CoreError::Invalid("the step has no result".to_string()))
+}
+
+fn chip_name(v: &CalcView) -> &str {
+    v.chip.as_ref().map_or("the chip", |c| c.name.as_str())
+}
+
+fn size(v: &CalcView, dim: &str) -> f64 {
+    v.scenario
+        .as_ref()
+        .and_then(|s| s.sizes.get(dim).copied())
+        .unwrap_or(0.0)
+}
+
+fn n(x: f64) -> String {
+    format::sig(x, 6)
+}
+
+/// The regime as a short clause: "compute-bound: the math takes longer".
+fn regime_clause(r: Regime) -> &'static str {
+    match r {
+        Regime::Compute => "compute-bound: the math takes longer than moving the bytes",
+        Regime::Bandwidth => "bandwidth-bound: moving the bytes takes longer than the math",
+    }
+}
+
+fn time_words(v: &CalcView, _: &[f64]) -> Result<Vec<String>, CoreError> {
+    let a = analysis(v)?;
+    let bigger = if a.t_math > a.t_comms {
+        "T_math"
+    } else {
+        "T_comms"
+    };
+    Ok(vec![
+        "An operation on a chip does two things: it computes, and it moves bytes between memory and the units that compute. Each takes time of its own: T_math = FLOPs ÷ the chip’s peak FLOP/s, and T_comms = bytes ÷ the memory’s bandwidth in bytes/s.".to_string(),
+        format!(
+            "This matmul, {}, with B = {} and D = F = {}, does {} and moves {}. On {} ({} at {}, {} from {}): T_math = {} and T_comms = {}.",
+            v.op.as_ref().map_or_else(String::new, Operation::notation),
+            n(size(v, "B")),
+            n(size(v, "D")),
+            format::flops(a.flops),
+            format::bytes(a.bytes),
+            chip_name(v),
+            format::flops_rate(a.peak),
+            a.compute_dtype,
+            format::bandwidth(a.bandwidth),
+            a.level.name(),
+            format::seconds(a.t_math),
+            format::seconds(a.t_comms),
+        ),
+        format!(
+            "The chip can compute while it moves data, so the operation lasts at least max(T_math, T_comms) = {} (the two overlap perfectly) and at most T_math + T_comms = {} (they do not overlap at all). Here {bigger} is the larger: the operation is {}.",
+            format::seconds(a.t_lower),
+            format::seconds(a.t_upper),
+            regime_clause(a.regime),
+        ),
+        "Move B. The FLOPs grow in proportion to B, the bytes much more slowly (the weights are read once whatever B is), so past some batch the larger of the two times changes sides.".to_string(),
+    ])
+}
+
+fn intensity_words(v: &CalcView, _: &[f64]) -> Result<Vec<String>, CoreError> {
+    let a = analysis(v)?;
+    let relation = if a.intensity > a.critical_intensity {
+        ">"
+    } else {
+        "≤"
+    };
+    Ok(vec![
+        "Which time is larger does not depend on the sizes one by one but on a single ratio. T_math > T_comms means FLOPs ÷ peak > bytes ÷ bandwidth, which is the same as FLOPs ÷ bytes > peak ÷ bandwidth.".to_string(),
+        format!(
+            "The left side belongs to the operation: its arithmetic intensity, {} ÷ {} = {}. The right side belongs to the chip and one of its memories: the critical intensity, {} ÷ {} = {}.",
+            format::flops(a.flops),
+            format::bytes(a.bytes),
+            format::intensity(a.intensity),
+            format::flops_rate(a.peak),
+            format::bandwidth(a.bandwidth),
+            format::intensity(a.critical_intensity),
+        ),
+        format!(
+            "{} {relation} {}, so this operation is {}. On the chart it is the dashed vertical line at its intensity, and the dot where that line meets the roofline is the most it can attain: {}.",
+            format::intensity(a.intensity),
+            format::intensity(a.critical_intensity),
+            regime_clause(a.regime),
+            format::flops_rate(a.attained),
+        ),
+        "Try the dot product: each number read is used in one multiply-add, so its intensity stays below 1 however long the vectors are. A matrix product reuses every number it reads many times over.".to_string(),
+    ])
+}
+
+fn reading_words(v: &CalcView, _: &[f64]) -> Result<Vec<String>, CoreError> {
+    let a = analysis(v)?;
+    Ok(vec![
+        "The figure plots the FLOP/s an operation can attain (up) against its arithmetic intensity (across). Under one bandwidth, an operation of intensity I can attain at most I × bandwidth: the sloped line. It can never beat the chip’s peak: the flat roof. The lower of the two is the roofline.".to_string(),
+        format!(
+            "Here HBM moves {}. Its line meets the roof where I × bandwidth = peak, at I = {} ÷ {} = {}: the critical intensity. Left of it an operation is bandwidth-bound, right of it compute-bound. This matmul sits at {}, so it is {}.",
+            format::bandwidth(a.bandwidth),
+            format::flops_rate(a.peak),
+            format::bandwidth(a.bandwidth),
+            format::intensity(a.critical_intensity),
+            format::intensity(a.intensity),
+            a.regime.label(),
+        ),
+        "Move the bandwidth: the line shifts up, its bend moves left, and the roof stays where it is. The axes are logarithmic, so a line never reaches zero and every bandwidth is a line of the same slope; untick “Log axes” to see the lines start at the origin, with the bandwidth as their slope.".to_string(),
+    ])
+}
+
+fn levels_words(v: &CalcView, _: &[f64]) -> Result<Vec<String>, CoreError> {
+    let a = analysis(v)?;
+    let chip = v
+        .chip
+        .as_ref()
+        .ok_or_else(|| CoreError::Invalid("the step has no chip".to_string()))?;
+    let crit = |k: LevelKind| -> Result<(f64, f64), CoreError> {
+        let bw = chip.bandwidth(k)?;
+        Ok((bw, a.peak / bw))
+    };
+    let (hbm, c_hbm) = crit(LevelKind::Hbm)?;
+    let (vmem, c_vmem) = crit(LevelKind::Vmem)?;
+    Ok(vec![
+        format!(
+            "A chip has more than one memory, and each has its own bandwidth, so its own line and its own bend. On {}: HBM moves {} and bends at {}; VMEM, the on-chip memory, moves {} and bends at {}. Both lines end at the same roof, {}: how fast the chip computes does not depend on where the data comes from.",
+            chip.name,
+            format::bandwidth(hbm),
+            format::intensity(c_hbm),
+            format::bandwidth(vmem),
+            format::intensity(c_vmem),
+            format::flops_rate(a.peak),
+        ),
+        format!(
+            "With the weights in {} and B = {}, the matmul’s intensity is {} against {}’s critical intensity {}: it is {}.",
+            a.level.name(),
+            n(size(v, "B")),
+            format::intensity(a.intensity),
+            a.level.name(),
+            format::intensity(a.critical_intensity),
+            a.regime.label(),
+        ),
+        "A faster memory never raises the roof; it lets a less intense operation reach it. That is why a small batch wants its weights in VMEM, if they fit. There is no single critical intensity for a chip: there is one for each memory and each link.".to_string(),
+    ])
+}
+
+fn batch_words(v: &CalcView, values: &[f64]) -> Result<Vec<String>, CoreError> {
+    let a = analysis(v)?;
+    let b = size(v, "B");
+    let critical = v
+        .critical
+        .as_ref()
+        .map_or_else(String::new, |(d, c)| when(d, c));
+    Ok(vec![
+        "For X[B,D] · Y[D,F] → Z[B,F] in bf16 the FLOPs are 2BDF and the bytes 2BD + 2DF + 2BF (read X and Y, write Z), so the intensity is BDF ÷ (BD + DF + BF).".to_string(),
+        format!(
+            "B counts tokens, not sequences: every token of every sequence on this chip is one row of X. {} × {} each gives B = {}. (While a model generates text, each sequence adds one token per step.)",
+            plural(values[0], "sequence"),
+            plural(values[1], "token"),
+            n(b),
+        ),
+        format!(
+            "When B is much smaller than D and F, the weights’ 2DF bytes outweigh the rest and the intensity is about 2BDF ÷ 2DF = B. With D = F = {} it is {} at B = {}.",
+            n(size(v, "D")),
+            format::intensity(a.intensity),
+            n(b),
+        ),
+        format!(
+            "So the matmul turns compute-bound once B passes the critical intensity, {}: the critical batch size. Solved with every byte counted, it is compute-bound {}. At B = {} it is {}.",
+            format::intensity(a.critical_intensity),
+            critical,
+            n(b),
+            a.regime.label(),
+        ),
+    ])
+}
+
+fn dtype_words(v: &CalcView, _: &[f64]) -> Result<Vec<String>, CoreError> {
+    let a = analysis(v)?;
+    let op =
+        v.op.as_ref()
+            .ok_or_else(|| CoreError::Invalid("the step has no operation".to_string()))?;
+    let w = op.inputs.get(1).map_or(DType::Bf16, |y| y.dtype);
+    let x = op.inputs.first().map_or(DType::Bf16, |y| y.dtype);
+    // All bf16 on the same chip, for comparison.
+    let base = evaluate(&CalcInput::from_state(&matmul(
+        Shortcut::Matmul,
+        size(v, "B"),
+        size(v, "D"),
+        None,
+    )?));
+    let crit = |cv: &CalcView| {
+        cv.critical
+            .as_ref()
+            .map_or_else(String::new, |(d, c)| when(d, c))
+    };
+    let approx = a
+        .approx
+        .as_ref()
+        .map_or_else(String::new, |ap| format!(" (about {})", ap.formula));
+    Ok(vec![
+        format!(
+            "A multiply-add is 2 FLOPs whether it multiplies bf16, int8 or int4 numbers: this matmul does {} for every choice. What the type changes is how many bytes each element takes ({} weights: {} per element) and the peak the chip reaches in the type the math runs in ({} in {}).",
+            format::flops(a.flops),
+            w,
+            per_element(w),
+            format::flops_rate(a.peak),
+            a.compute_dtype,
+        ),
+        format!(
+            "{w} weights and {x} activations at B = {}: {} moved, intensity {}{approx}, against a critical intensity of {}. It is compute-bound {}; all in bf16 it would be {}.",
+            n(size(v, "B")),
+            format::bytes(a.bytes),
+            format::intensity(a.intensity),
+            format::intensity(a.critical_intensity),
+            crit(v),
+            crit(&base),
+        ),
+        "Narrow weights with bf16 math are the common case when serving: the weights are read in int8 and widened on the chip, so the bytes halve while the peak stays bf16’s, and the critical batch roughly halves. Doing the math in int8 as well doubles the peak on a chip that has it, and moves the bend back out.".to_string(),
+    ])
+}
+
+fn exact_words(v: &CalcView, values: &[f64]) -> Result<Vec<String>, CoreError> {
+    let a = analysis(v)?;
+    let b = size(v, "B");
+    // The approximation's promise: its intensity is proportional to B.
+    let promise = a
+        .approx
+        .as_ref()
+        .map(|ap| a.critical_intensity / (ap.intensity / b))
+        .ok_or_else(|| CoreError::Invalid("the step has no approximation".to_string()))?;
+    let exact = v
+        .critical
+        .as_ref()
+        .map(|(_, c)| *c)
+        .ok_or_else(|| CoreError::Invalid("the step has no critical batch".to_string()))?;
+    let big = evaluate(&CalcInput::from_state(&matmul(
+        Shortcut::MixedMatmul,
+        b,
+        4096.0,
+        None,
+    )?));
+    let big = big
+        .critical
+        .as_ref()
+        .map_or_else(String::new, |(d, c)| when(d, c));
+    let now = match exact {
+        CriticalSize::Never { max_intensity } => format!(
+            "never compute-bound: however large B grows, the intensity approaches only {}, below the critical {}",
+            format::intensity(max_intensity),
+            format::intensity(a.critical_intensity),
+        ),
+        c => format!("compute-bound when {}", critical_text("B", &c)),
+    };
+    let mine = if values[0] == 4096.0 {
+        format!("with D = F = 4096 the matmul is {now}.")
+    } else {
+        format!(
+            "with D = F = {} the matmul is {now}; with D = F = 4096 it is compute-bound {big}.",
+            n(values[0])
+        )
+    };
+    Ok(vec![
+        "The shortcut “intensity ≈ 2B” for int8 weights assumes B ≪ D, F, so that only the weights’ bytes count. When D and F are small, the activations’ 2BD bytes and the output’s 2BF are no longer small beside the weights’ DF, and the exact intensity falls below 2B.".to_string(),
+        format!(
+            "The approximation promises compute-bound for B > {}. Counting every byte, {mine}",
+            format::sig(promise, 4),
+        ),
+        "The chart is practice question 3’s plot: attained FLOP/s against B with every byte counted, for D = F = 4096 and for the D = F you chose. The smaller matrices need a larger batch to reach the roof, or never reach it.".to_string(),
+    ])
+}
+
+fn network_words(v: &CalcView, _: &[f64]) -> Result<Vec<String>, CoreError> {
+    let net = v
+        .network
+        .as_ref()
+        .ok_or_else(|| CoreError::Invalid("the step has no network result".to_string()))?;
+    let na = &net.analysis;
+    Ok(vec![
+        format!(
+            "Split the summed-over dimension D across N chips. With N = 2, X·Y = X₀·Y₀ + X₁·Y₁: each chip multiplies its half of D and holds a partial Z[B,F] that must be added to the other’s. Here N = {} and each chip’s slice of D is {}.",
+            na.chips,
+            n(na.shard_per_chip),
+        ),
+        format!(
+            "Everything is per chip. Each does 2BDF ÷ N = {} (T_math = {}) and sends its partial result, 2BF = {} in bf16, over one {} link in one direction at {} (T_comms = {}).",
+            format::flops(na.flops_per_chip),
+            format::seconds(na.t_math),
+            format::bytes(na.bytes_sent),
+            na.link.name(),
+            format::bandwidth(na.bandwidth),
+            format::seconds(na.t_comms),
+        ),
+        format!(
+            "The network intensity is (2BDF ÷ N) ÷ 2BF = D ÷ N = {}; the link’s critical intensity is peak ÷ link bandwidth = {}. So it is {}. B has cancelled: what decides is D, and the network is compute-bound {}.",
+            format::intensity(na.intensity),
+            format::intensity(na.critical_intensity),
+            na.regime.label(),
+            when(&na.shard_dim, &na.threshold),
+        ),
+        "Reading X and Y from HBM is a separate bound, the memory line on the same chart: the network bound counts only the bytes that cross the link, and the slower of the two decides. The sum of the partial results (BF additions) is not counted, as in the chapter.".to_string(),
+    ])
+}

@@ -1,0 +1,194 @@
+//! The Learn page's steps against the chapter: each step's state and the
+//! numbers its paragraphs show, checked against values derived by hand
+//! from the formulas here (TPU v5e, the book's figures), not by calling the
+//! code under test.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use roofline_core::learn::{step, step_view, Figure, STEPS, STEP_COUNT};
+use roofline_core::{format, CriticalSize, DType, LevelKind};
+
+const V5E_BF16: f64 = 1.97e14;
+const V5E_INT8: f64 = 3.94e14;
+const V5E_HBM: f64 = 8.2e11;
+const V5E_ICI: f64 = 4.5e10;
+
+fn close(got: f64, want: f64, rel: f64) {
+    assert!(
+        (got - want).abs() <= rel * want.abs(),
+        "got {got}, want {want} (relative tolerance {rel})"
+    );
+}
+
+/// The option of `step`'s control `c` whose value is `value`.
+fn option(n: u32, c: usize, value: f64) -> usize {
+    step(n).unwrap().controls[c]
+        .values
+        .iter()
+        .position(|v| *v == value)
+        .unwrap_or_else(|| panic!("step {n} control {c} has no option {value}"))
+}
+
+fn text(n: u32, choices: &[usize]) -> String {
+    step_view(n, choices).unwrap().paragraphs.join("\n")
+}
+
+#[test]
+fn eight_steps_in_the_chapters_order() {
+    assert_eq!(STEPS.len(), 8);
+    assert_eq!(STEP_COUNT, 8);
+    let titles: Vec<&str> = STEPS.iter().map(|s| s.title).collect();
+    assert!(titles[0].contains("time"));
+    assert!(titles[1].contains("intensity"));
+    assert!(titles[7].contains("network"));
+    assert_eq!(STEPS[6].figure, Figure::Batch);
+}
+
+#[test]
+fn step_1_times_follow_b() {
+    let b = 1024.0;
+    let (d, f) = (4096.0, 4096.0);
+    let v = step_view(1, &[option(1, 0, b)]).unwrap();
+    let a = v.view.analysis.as_ref().unwrap();
+    let flops = 2.0 * b * d * f;
+    let bytes = 2.0 * b * d + 2.0 * d * f + 2.0 * b * f;
+    close(a.t_math, flops / V5E_BF16, 1e-12);
+    close(a.t_comms, bytes / V5E_HBM, 1e-12);
+    let t = v.paragraphs.join("\n");
+    assert!(t.contains(&format!("T_math = {}", format::seconds(flops / V5E_BF16))));
+    assert!(t.contains(&format!(
+        "max(T_math, T_comms) = {}",
+        format::seconds((flops / V5E_BF16).max(bytes / V5E_HBM))
+    )));
+    // B = 1024 is past the bend: the math takes longer.
+    assert!(t.contains("T_math is the larger"));
+    assert!(text(1, &[option(1, 0, 16.0)]).contains("T_comms is the larger"));
+}
+
+#[test]
+fn step_2_compares_with_240() {
+    let t = text(2, &[1]);
+    assert!(t.contains("= 240 FLOPs/byte"), "{t}");
+    // The exact intensity of the bf16 matmul at B = 256, D = F = 4096:
+    // BDF / (BD + DF + BF) = 256·4096 / (2·256 + 4096) ≈ 227.6.
+    let i = 256.0 * 4096.0 / (2.0 * 256.0 + 4096.0);
+    assert!(t.contains(&format::intensity(i)), "{t}");
+    assert!(t.contains("bandwidth-bound"));
+    // The dot product: 2N / 4N → 1/2.
+    let t = text(2, &[0]);
+    assert!(t.contains("0.5 FLOPs/byte"), "{t}");
+}
+
+#[test]
+fn step_3_moves_the_bend_with_the_bandwidth() {
+    let v = step_view(3, &[option(3, 0, 2.0)]).unwrap();
+    let a = v.view.analysis.as_ref().unwrap();
+    close(a.bandwidth, 2.0 * V5E_HBM, 1e-12);
+    close(a.critical_intensity, V5E_BF16 / (2.0 * V5E_HBM), 1e-12);
+    assert_eq!(v.state.bw_overrides, vec![(LevelKind::Hbm, 2.0 * V5E_HBM)]);
+    // The chip's own bandwidth is no override at all.
+    assert!(step_view(3, &[option(3, 0, 1.0)])
+        .unwrap()
+        .state
+        .bw_overrides
+        .is_empty());
+}
+
+#[test]
+fn step_4_has_two_lines_and_vmem_binds_less() {
+    let hbm = step_view(4, &[0, option(4, 1, 64.0)]).unwrap();
+    assert_eq!(hbm.state.level1, LevelKind::Hbm);
+    assert_eq!(hbm.state.level2, Some(LevelKind::Vmem));
+    let vmem = step_view(4, &[1, option(4, 1, 64.0)]).unwrap();
+    assert_eq!(vmem.state.level1, LevelKind::Vmem);
+    let a = vmem.view.analysis.as_ref().unwrap();
+    // VMEM is about 22x HBM: critical intensity 10 to 20, so B = 64 is past it.
+    assert!(a.critical_intensity > 10.0 && a.critical_intensity < 20.0);
+    assert!(vmem.paragraphs.join(" ").contains("compute-bound"));
+    assert!(hbm.paragraphs.join(" ").contains("bandwidth-bound"));
+}
+
+#[test]
+fn step_5_b_is_sequences_times_tokens() {
+    let v = step_view(5, &[option(5, 0, 16.0), option(5, 1, 16.0)]).unwrap();
+    assert_eq!(v.state.sizes.get("B"), Some(&256.0));
+    let t = v.paragraphs.join("\n");
+    assert!(
+        t.contains("16 sequences × 16 tokens each gives B = 256"),
+        "{t}"
+    );
+    let t = text(5, &[option(5, 0, 8.0), option(5, 1, 1.0)]);
+    assert!(t.contains("8 sequences × 1 token each gives B = 8"), "{t}");
+    // Exact critical batch with D = F = 8192 (bf16): 2BDF/peak = (2BD + 2DF + 2BF)/bw
+    // → B (2DF/peak − 4D/bw) = 2DF/bw → B = (DF/bw) / (DF/peak − 2D/bw).
+    let (d, f) = (8192.0, 8192.0);
+    let b = (d * f / V5E_HBM) / (d * f / V5E_BF16 - 2.0 * d / V5E_HBM);
+    assert!(t.contains(&format!("B > {}", format::sci(b))), "{t} / {b}");
+}
+
+#[test]
+fn step_6_flops_stay_bytes_change() {
+    let bf16 = step_view(6, &[0, 0]).unwrap();
+    let int8 = step_view(6, &[1, 0]).unwrap();
+    let int4 = step_view(6, &[2, 0]).unwrap();
+    let a = |v: &roofline_core::learn::StepView| v.view.analysis.clone().unwrap();
+    assert_eq!(a(&bf16).flops, a(&int8).flops);
+    assert_eq!(a(&bf16).flops, a(&int4).flops);
+    let (b, d, f) = (256.0, 4096.0, 4096.0);
+    close(a(&int8).bytes, 2.0 * b * d + d * f + 2.0 * b * f, 1e-12);
+    close(
+        a(&int4).bytes,
+        2.0 * b * d + 0.5 * d * f + 2.0 * b * f,
+        1e-12,
+    );
+    assert_eq!(a(&int8).peak, V5E_BF16);
+    // int8 math: int8 activations too, and the int8 peak.
+    let q = step_view(6, &[1, 1]).unwrap();
+    assert_eq!(a(&q).compute_dtype, DType::Int8);
+    assert_eq!(a(&q).peak, V5E_INT8);
+    close(a(&q).bytes, b * d + d * f + 2.0 * b * f, 1e-12);
+    // int8 weights, bf16 math: the approximation is 2B.
+    assert!(int8.paragraphs.join(" ").contains("= 2B"));
+}
+
+#[test]
+fn step_7_small_d_needs_a_larger_batch_or_never_gets_there() {
+    // The approximation: 2B > 240 ↔ B > 120.
+    let t = text(7, &[option(7, 0, 1024.0)]);
+    assert!(t.contains(&format!("B > {}", format::sig(V5E_BF16 / V5E_HBM / 2.0, 4))));
+    // Exact, int8 weights: 2BDF/peak = (2BD + DF + 2BF)/bw.
+    let exact = |d: f64| (d * d / V5E_HBM) / (2.0 * d * d / V5E_BF16 - 4.0 * d / V5E_HBM);
+    let (small, big) = (exact(1024.0), exact(4096.0));
+    assert!(t.contains(&format!("B > {}", format::sci(small))), "{t}");
+    assert!(t.contains(&format!("B > {}", format::sci(big))), "{t}");
+    // "almost doubles": 1024 needs well over 1.5x what 4096 needs.
+    assert!(small / big > 1.5);
+    let v = step_view(7, &[option(7, 0, 1024.0)]).unwrap();
+    assert_eq!(v.state.pairs, vec![(4096.0, 4096.0), (1024.0, 1024.0)]);
+    // D = F = 128: the intensity tops out at DF·2B / (2BD + 2BF) = F/2 = 64 < 240.
+    let t = text(7, &[option(7, 0, 128.0)]);
+    assert!(t.contains("never compute-bound"), "{t}");
+    assert!(t.contains("64 FLOPs/byte"), "{t}");
+    match step_view(7, &[0]).unwrap().view.critical.unwrap().1 {
+        CriticalSize::Never { .. } => {}
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn step_8_network_threshold_is_n_times_4378() {
+    let v = step_view(8, &[option(8, 0, 4.0), option(8, 1, 16384.0)]).unwrap();
+    let n = v.view.network.as_ref().unwrap();
+    let (b, d, f) = (256.0, 16384.0, 4096.0);
+    close(n.analysis.flops_per_chip, 2.0 * b * d * f / 4.0, 1e-12);
+    close(n.analysis.bytes_sent, 2.0 * b * f, 1e-12);
+    close(n.analysis.intensity, d / 4.0, 1e-12);
+    close(n.analysis.critical_intensity, V5E_BF16 / V5E_ICI, 1e-12);
+    let t = v.paragraphs.join("\n");
+    assert!(t.contains(&format::intensity(V5E_BF16 / V5E_ICI)), "{t}");
+    assert!(
+        t.contains(&format!("D > {}", format::sci(4.0 * V5E_BF16 / V5E_ICI))),
+        "{t}"
+    );
+    assert!(t.contains("bandwidth-bound"));
+    assert_eq!(v.state.chips, 4);
+}
