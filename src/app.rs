@@ -4,9 +4,8 @@
 use std::sync::Arc;
 
 use leptos::prelude::*;
-use roofline_charts::{batch_for, roofline_for_chip, BatchChart, RooflineChart};
+use roofline_charts::{batch_for, roofline_for_view, BatchChart, RooflineChart};
 use roofline_core::calc::{evaluate, CalcInput, CalcView};
-use roofline_core::format;
 use roofline_core::state::{AppState, ChartScale, View};
 use roofline_core::url::{encode, Decoded};
 
@@ -15,6 +14,7 @@ use crate::components::batch_chart::BatchChartView;
 use crate::components::chip_panel::ChipPanel;
 use crate::components::compare_panel::ComparePanel;
 use crate::components::derivation::Derivation;
+use crate::components::learn_loader::{prefetch_learn, LearnLoader};
 use crate::components::levels_panel::LevelsPanel;
 use crate::components::link_bar::LinkBar;
 use crate::components::op_panel::OpPanel;
@@ -44,10 +44,11 @@ pub fn App(
     let pairs = RwSignal::new(start.calc.pairs.clone());
     let batch_log = RwSignal::new(start.calc.batch_scale == ChartScale::Log);
     let roofline_log = RwSignal::new(start.calc.roofline_scale == ChartScale::Log);
-    // Which page is open, as a flag: a signal of `View` would compile the
-    // signal code once more for that type.
-    let on_quiz = RwSignal::new(start.view == View::Quiz);
+    // Which page is open, as a number (`page_of`): a signal of `View` would
+    // compile the signal code once more for that type.
+    let page = RwSignal::new(page_of(start.view));
     let quiz = RwSignal::new(start.quiz.clone());
+    let step = RwSignal::new(start.step);
     let notices = RwSignal::new(start_notices);
     let epoch = RwSignal::new(0u32);
 
@@ -79,13 +80,10 @@ pub fn App(
             .or_else(|| prev.map(|p| p.calc.clone()))
             .unwrap_or_default();
         AppState {
-            view: if on_quiz.get() {
-                View::Quiz
-            } else {
-                View::Calculator
-            },
+            view: view_of(page.get()),
             calc,
             quiz: quiz.get(),
+            step: step.get(),
         }
     });
     // Write it to the address: typing replaces the entry; a change more than
@@ -142,8 +140,9 @@ pub fn App(
             pairs.set(d.state.calc.pairs.clone());
             batch_log.set(d.state.calc.batch_scale == ChartScale::Log);
             roofline_log.set(d.state.calc.roofline_scale == ChartScale::Log);
-            on_quiz.set(d.state.view == View::Quiz);
+            page.set(page_of(d.state.view));
             quiz.set(d.state.quiz.clone());
+            step.set(d.state.step);
             notices.set(d.notices);
             epoch.update(|e| *e += 1);
         });
@@ -151,31 +150,7 @@ pub fn App(
 
     let roofline = Memo::new(move |_| -> Result<RooflineChart, String> {
         let log = roofline_log.get();
-        results.with(|v| {
-            let (Some(s), Some(a)) = (&v.scenario, &v.analysis) else {
-                return Err(v
-                    .error
-                    .clone()
-                    .unwrap_or_else(|| "Nothing to draw yet.".to_string()));
-            };
-            let mut levels = vec![v.level1];
-            levels.extend(v.level2);
-            let marker = Some((
-                format!("this operation: {}", format::intensity(a.intensity)),
-                a.intensity,
-            ));
-            let mut chart = roofline_for_chip(&s.chip, a.compute_dtype, &levels, marker)
-                .map_err(|e| e.to_string())?;
-            // Across chips, the link's line and the network intensity.
-            if let Some(n) = &v.network {
-                let n = &n.analysis;
-                chart.add_network(n.link.key(), n.link.name(), n.bandwidth, n.intensity);
-            }
-            if !log {
-                chart.set_log(false);
-            }
-            Ok(chart)
-        })
+        results.with(|v| roofline_for_view(v, log))
     });
     let batch = Memo::new(move |_| -> Result<BatchChart, String> {
         let log = batch_log.get();
@@ -189,7 +164,8 @@ pub fn App(
     });
 
     // Which page: a memo, so that a click on the current tab rebuilds nothing.
-    let on_calculator = Memo::new(move |_| !on_quiz.get());
+    let open = Memo::new(move |_| page.get());
+    let pressed = move |p: u32| move || if page.get() == p { "true" } else { "false" };
 
     view! {
         <LinkBar notices=notices />
@@ -197,16 +173,27 @@ pub fn App(
             <button
                 type="button"
                 data-testid="tab-calc"
-                aria-pressed=move || if on_quiz.get() { "false" } else { "true" }
-                on:click=move |_| on_quiz.set(false)
+                aria-pressed=pressed(PAGE_CALC)
+                on:click=move |_| page.set(PAGE_CALC)
             >
                 "Calculator"
             </button>
             <button
                 type="button"
+                data-testid="tab-learn"
+                aria-pressed=pressed(PAGE_LEARN)
+                on:click=move |_| page.set(PAGE_LEARN)
+                on:pointerenter=|_| prefetch_learn()
+                on:pointerdown=|_| prefetch_learn()
+                on:focus=|_| prefetch_learn()
+            >
+                "Learn"
+            </button>
+            <button
+                type="button"
                 data-testid="tab-quiz"
-                aria-pressed=move || if on_quiz.get() { "true" } else { "false" }
-                on:click=move |_| on_quiz.set(true)
+                aria-pressed=pressed(PAGE_QUIZ)
+                on:click=move |_| page.set(PAGE_QUIZ)
                 on:pointerenter=|_| prefetch_quiz()
                 on:pointerdown=|_| prefetch_quiz()
                 on:focus=|_| prefetch_quiz()
@@ -215,8 +202,10 @@ pub fn App(
             </button>
         </nav>
         {move || {
-            if !on_calculator.get() {
-                return view! { <main><QuizLoader quiz=quiz /></main> }.into_any();
+            match open.get() {
+                PAGE_QUIZ => return view! { <main><QuizLoader quiz=quiz /></main> }.into_any(),
+                PAGE_LEARN => return view! { <main><LearnLoader step=step /></main> }.into_any(),
+                _ => {}
             }
             view! {
         <main class="layout">
@@ -245,5 +234,30 @@ pub fn App(
                 "Numbers come from the chapter’s model and each preset’s source (open “Edit the chip’s numbers”). Peaks are dense: sparse figures are shown but never used."
             </p>
         </footer>
+    }
+}
+
+/// The calculator page (`page` signal's value).
+const PAGE_CALC: u32 = 0;
+/// The quiz page.
+const PAGE_QUIZ: u32 = 1;
+/// The Learn page.
+const PAGE_LEARN: u32 = 2;
+
+/// The `page` value of a view.
+fn page_of(v: View) -> u32 {
+    match v {
+        View::Calculator => PAGE_CALC,
+        View::Quiz => PAGE_QUIZ,
+        View::Learn => PAGE_LEARN,
+    }
+}
+
+/// The view of a `page` value.
+fn view_of(page: u32) -> View {
+    match page {
+        PAGE_QUIZ => View::Quiz,
+        PAGE_LEARN => View::Learn,
+        _ => View::Calculator,
     }
 }

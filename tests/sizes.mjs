@@ -3,7 +3,7 @@
 // file under dist/, raw and gzip, split into what opening the page
 // downloads and the chunks it downloads only when they are first needed
 // (split_link.wasm when the address holds a link to read, split_quiz.wasm
-// when the quiz opens, split_compare.wasm when the chip comparison opens,
+// when the quiz opens, split_learn.wasm when the Learn page opens, split_compare.wasm when the chip comparison opens,
 // split_svg.wasm when a chart is saved as SVG; see scripts/build/build-wasm.sh).
 //
 // A file's gzip size is that of the gzip copy the build ships next to it
@@ -86,6 +86,7 @@ export function when(chunk) {
   if (chunk === null) return 'first load';
   if (chunk === 'link') return 'when the address holds a link';
   if (chunk === 'quiz') return 'when the quiz opens';
+  if (chunk === 'learn') return 'when the Learn page opens';
   if (chunk === 'compare') return 'when the comparison opens';
   if (chunk === 'svg') return 'when a chart is saved as SVG';
   return 'with the chunks that use it';

@@ -5,8 +5,9 @@
 # run by hand.
 #
 # Why not Trunk's own Rust pipeline: the page loads the calculator first, and
-# the quiz, the chip comparison and the SVG export only when they are used
-# (src/components/quiz_loader.rs, compare_panel.rs, src/svg_export.rs). The
+# the quiz, the Learn page, the chip comparison and the SVG export only when
+# they are used (src/components/quiz_loader.rs, learn_loader.rs,
+# compare_panel.rs, src/svg_export.rs). The
 # code that only one of them reaches is moved into its own wasm by
 # wasm-split-cli, and
 # that has to happen between the link and wasm-bindgen, where Trunk has no
@@ -14,7 +15,8 @@
 #
 #   cargo build (linked with --emit-relocs, which wasm-split-cli needs, by
 #     scripts/build/link-wasm.sh: rust-lld without wasm-streams' unused exports)
-#   -> wasm-split-cli: main module + split_quiz.wasm + split_compare.wasm
+#   -> wasm-split-cli: main module + split_quiz.wasm + split_learn.wasm
+#      + split_compare.wasm
 #      + split_svg.wasm (+ chunk_<n>.wasm, code two of them use)
 #      + __wasm_split.js (the loader)
 #   -> wasm-bindgen --target web on the main module (--keep-lld-exports: the
@@ -57,7 +59,7 @@ cargo build --target wasm32-unknown-unknown --bin roofline-lab --locked "${profi
 
 rm -rf "$work"
 mkdir -p "$work/split" "$work/pkg"
-say "wasm-split-cli: calculator, quiz, compare and svg chunks"
+say "wasm-split-cli: calculator, quiz, learn, compare and svg chunks"
 wasm-split-cli --out-name roofline-lab \
   "$target_dir/wasm32-unknown-unknown/$profile/roofline-lab.wasm" "$work/split"
 chunks=("$work/split"/split_*.wasm)
@@ -80,9 +82,10 @@ fi
 # Their classes are still written into the glue: dead code, dropped.
 node scripts/build/drop-stream-classes.mjs "$work/pkg/roofline-lab.js"
 cp "$work/split/__wasm_split.js" "${chunks[@]}" "$work/pkg/"
-# The files the link and quiz chunks' loaders fetch, for index.html's preloads.
+# The files the link, quiz and learn chunks' loaders fetch, for index.html's preloads.
 link_files=$(node scripts/build/chunk-deps.mjs "$work/split" link)
 quiz_files=$(node scripts/build/chunk-deps.mjs "$work/split" quiz)
+learn_files=$(node scripts/build/chunk-deps.mjs "$work/split" learn)
 say "short import and export names"
 node scripts/build/short-names.mjs "$work/pkg" roofline-lab
 
@@ -122,10 +125,11 @@ echo "$dir" > "$work/named/app"
 mkdir -p "$stage/$dir"
 cp -r "$work/pkg"/. "$stage/$dir/"
 grep -q '{app}' "$stage/index.html" || { say "index.html has no {app} placeholder"; exit 1; }
-for p in '{link-files}' '{quiz-files}'; do
+for p in '{link-files}' '{quiz-files}' '{learn-files}'; do
   grep -q "$p" "$stage/index.html" || { say "index.html has no $p placeholder"; exit 1; }
 done
 sed -i -e "s#{app}#./$dir#g" -e "s#{link-files}#$link_files#" -e "s#{quiz-files}#$quiz_files#" \
+  -e "s#{learn-files}#$learn_files#" \
   -e 's#<link[^>]*data-trunk-skip[^>]*>##' "$stage/index.html"
 if [ "$profile" = release ]; then
   # gzip copies next to each file, for hosts that serve them as they are

@@ -1,4 +1,4 @@
-// The quiz, the chip comparison, the SVG export and the link reader are
+// The quiz, the Learn page, the chip comparison, the SVG export and the link reader are
 // separate wasm chunks (scripts/build/build-wasm.sh): the calculator opens without
 // them, each downloads its chunk when opened (or when the pointer reaches its
 // tab or summary; the link reader with the app when the address holds a
@@ -100,6 +100,38 @@ test('a link to a quiz question fetches the chunk alongside the app, once, and o
     assert.deepEqual(errors, []);
   } finally {
     await context.close();
+  }
+});
+
+test('the Learn page is a chunk: its tab downloads it once, and a Learn link fetches it alongside the app', async () => {
+  const { context, page, chunks, errors } = await freshPage();
+  try {
+    await page.goto(server.url, { waitUntil: 'load' });
+    await waitForDraw(page, 'roofline-canvas');
+    assert.equal(of(chunks, 'learn').length, 0, `not before it is wanted: ${chunks}`);
+    await page.click('[data-testid="tab-learn"]');
+    await page.waitForSelector('[data-testid="learn-step"]');
+    await page.click('[data-testid="tab-calc"]');
+    await page.click('[data-testid="tab-learn"]');
+    await page.waitForSelector('[data-testid="learn-step"]');
+    assert.equal(of(chunks, 'learn').length, 1, `one download: ${chunks}`);
+    assert.equal(of(chunks, 'quiz').length, 0, `not the quiz: ${chunks}`);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+  const fresh = await freshPage();
+  const warnings = [];
+  fresh.page.on('console', (m) => { if (m.type() !== 'log') warnings.push(m.text()); });
+  try {
+    await fresh.page.goto(`${server.url}?v=1&view=learn&step=2`);
+    await fresh.page.waitForSelector('[data-testid="learn-step"][data-step="2"]');
+    await fresh.page.waitForTimeout(3500);
+    assert.equal(of(fresh.chunks, 'learn').length, 1, `one download, shared by the preload and the loader: ${fresh.chunks}`);
+    assert.deepEqual(warnings, [], 'no console warning (such as a preload that was not used)');
+    assert.deepEqual(fresh.errors, []);
+  } finally {
+    await fresh.context.close();
   }
 });
 

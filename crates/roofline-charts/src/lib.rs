@@ -22,7 +22,7 @@ pub mod theme;
 pub use batch::{batch_csv, batch_for, draw_batch, BatchChart, BatchSeries};
 pub use plotters::prelude::DrawingBackend;
 pub use roofline::{draw_roofline, BandwidthLine, OpMarker, PlotFrame, Region, RooflineChart};
-pub use spec::roofline_for_chip;
+pub use spec::{roofline_for_chip, roofline_for_view};
 pub use theme::Theme;
 
 use plotters::prelude::*;

@@ -1,9 +1,40 @@
 //! Builds chart specs from the core's model, with every label formatted by
 //! `roofline_core::format`.
 
+use roofline_core::calc::CalcView;
 use roofline_core::{format, roofline::Roofline, Chip, CoreError, DType, LevelKind};
 
 use crate::{BandwidthLine, OpMarker, RooflineChart};
+
+/// The roofline chart of what the calculator shows: its chip at the math's
+/// data type, its first and second levels, the operation's marker, and with
+/// two or more chips the link's line and the network intensity. On log-log
+/// axes when `log`, else linear. `Err` holds the message to show instead.
+pub fn roofline_for_view(v: &CalcView, log: bool) -> Result<RooflineChart, String> {
+    let (Some(s), Some(a)) = (&v.scenario, &v.analysis) else {
+        return Err(v
+            .error
+            .clone()
+            .unwrap_or_else(|| "Nothing to draw yet.".to_string()));
+    };
+    let mut levels = vec![v.level1];
+    levels.extend(v.level2);
+    let marker = Some((
+        format!("this operation: {}", format::intensity(a.intensity)),
+        a.intensity,
+    ));
+    let mut chart =
+        roofline_for_chip(&s.chip, a.compute_dtype, &levels, marker).map_err(|e| e.to_string())?;
+    // Across chips, the link's line and the network intensity.
+    if let Some(n) = &v.network {
+        let n = &n.analysis;
+        chart.add_network(n.link.key(), n.link.name(), n.bandwidth, n.intensity);
+    }
+    if !log {
+        chart.set_log(false);
+    }
+    Ok(chart)
+}
 
 /// The roofline of `chip` at `dtype` against the given memory levels, on
 /// log-log axes, with an optional operation marker (label, intensity) read
