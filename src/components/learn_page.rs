@@ -70,7 +70,10 @@ pub fn LearnPage(
                             on:click=move |_| step.set(n)
                         >
                             <span class="q-title">{format!("{n}. {}", s.title)}</span>
-                            <span class="q-progress">{move || if seen() { "✓ seen" } else { "" }}</span>
+                            {move || seen().then(|| view! {
+                                <span class="q-progress" aria-hidden="true">"✓"</span>
+                                <span class="sr-only">" (seen)"</span>
+                            })}
                         </button>
                     </li>
                 }
@@ -153,16 +156,26 @@ pub fn LearnPage(
                 </label>
             }
         });
-        let paragraphs = move || {
-            current.with(|v| match v {
-                Ok(v) => v
-                    .paragraphs
-                    .iter()
-                    .map(|p| view! { <p>{p.clone()}</p> })
-                    .collect_view()
-                    .into_any(),
-                Err(e) => view! { <p class="error" role="alert">{e.clone()}</p> }.into_any(),
-            })
+        // The first paragraph sets the scene above the controls and the
+        // figure; the rest, whose numbers follow the controls, comes under
+        // them, so the figure is near the top on a phone too.
+        let paragraphs = move |from: usize, to: usize| {
+            move || {
+                current.with(|v| match v {
+                    Ok(v) => v
+                        .paragraphs
+                        .iter()
+                        .skip(from)
+                        .take(to - from)
+                        .map(|p| view! { <p>{p.clone()}</p> })
+                        .collect_view()
+                        .into_any(),
+                    Err(e) if from == 0 => {
+                        view! { <p class="error" role="alert">{e.clone()}</p> }.into_any()
+                    }
+                    Err(_) => ().into_any(),
+                })
+            }
         };
         let href = move || {
             current.with(|v| {
@@ -194,14 +207,15 @@ pub fn LearnPage(
                     <p class="q-source">{format!("Step {n} of {last}")}</p>
                     <h2>{def.title}</h2>
                 </header>
-                <div class="learn-text" data-testid="learn-text">{paragraphs}</div>
+                <div data-testid="learn-words">{paragraphs(0, 1)}</div>
                 <div class="learn-controls">{controls}{axes}</div>
                 <LearnFigure spec=chart caption=caption />
+                <div data-testid="learn-words">{paragraphs(1, usize::MAX)}</div>
                 <div class="learn-nav">
-                    <button type="button" class="secondary" data-testid="learn-prev" disabled=n <= 1
+                    <button type="button" class="secondary" data-testid="learn-prev" disabled={n <= 1}
                         on:click=move |_| step.set(n.saturating_sub(1).max(1))>"← Previous"</button>
                     <a class="calc-link" data-testid="learn-open-calc" href=href>"Open in the calculator"</a>
-                    <button type="button" data-testid="learn-next" disabled=n >= last
+                    <button type="button" data-testid="learn-next" disabled={n >= last}
                         on:click=move |_| step.set((n + 1).min(last))>"Next →"</button>
                 </div>
             </article>

@@ -19,7 +19,8 @@ serveAndLaunch((s, b) => {
 
 const canvas = '[data-testid="learn-canvas"]';
 const stepSel = '[data-testid="learn-step"]';
-const text = (page) => page.textContent('[data-testid="learn-text"]');
+/** The step's paragraphs (above and under the figure). */
+const text = (page) => page.$$eval('[data-testid="learn-words"]', (es) => es.map((e) => e.textContent).join('\n'));
 const draws = async (page) => Number(await page.getAttribute(canvas, 'data-draws'));
 
 /** Moves control `key` to option `i` (a range input or a select). */
