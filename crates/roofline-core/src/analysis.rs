@@ -485,6 +485,11 @@ fn approximate(op: &Operation, sizes: &Sizes, small: Option<&str>, flops: f64) -
             dims: first.dims.clone(),
         };
         let divides = den.dims.iter().all(|d| num.dims.contains(d));
+        // A fraction divides as a whole: `2BDF / (DF/2)`, not `2BDF / DF/2`.
+        let den_text = match den.compact() {
+            t if t.contains('/') => format!("({t})"),
+            t => t,
+        };
         if divides && den.coef > 0.0 {
             let rest: Vec<String> = num
                 .dims
@@ -496,14 +501,9 @@ fn approximate(op: &Operation, sizes: &Sizes, small: Option<&str>, flops: f64) -
                 coef: num.coef / den.coef,
                 dims: rest,
             };
-            format!(
-                "{} / {} = {}",
-                num.compact(),
-                den.compact(),
-                result.compact()
-            )
+            format!("{} / {den_text} = {}", num.compact(), result.compact())
         } else {
-            format!("{} / {}", num.compact(), den.compact())
+            format!("{} / {den_text}", num.compact())
         }
     } else {
         format!("{} / ({})", num.compact(), sum_text(&kept))
@@ -541,6 +541,11 @@ mod tests {
             .unwrap();
         assert_eq!(ap.formula, "2BDF / DF = 2B");
         assert_eq!(ap.intensity, 512.0);
+        // int4 weights: the fraction divides as a whole.
+        let mut s = v5e(Shortcut::MixedMatmul);
+        s.op.inputs[1].dtype = DType::Int4;
+        let ap = analyze(&s).unwrap().approx.unwrap();
+        assert_eq!(ap.formula, "2BDF / (DF/2) = 4B");
 
         let ap = analyze(&v5e(Shortcut::BatchedMatmul))
             .unwrap()

@@ -189,6 +189,7 @@ fn step_8_network_threshold_is_n_times_4378() {
         t.contains(&format!("D > {}", format::sci(4.0 * V5E_BF16 / V5E_ICI))),
         "{t}"
     );
-    assert!(t.contains("bandwidth-bound"));
+    assert!(t.contains("the link is the bottleneck"), "{t}");
+    assert!(t.contains("lower bound on its cost"), "{t}");
     assert_eq!(v.state.chips, 4);
 }

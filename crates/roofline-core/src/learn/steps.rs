@@ -153,7 +153,7 @@ pub static STEPS: [Step; 8] = [
         words: dtype_words,
     },
     Step {
-        title: "When B ≪ D, F stops being true",
+        title: "When “B ≪ D, F” stops being true",
         controls: &[Control {
             key: "df",
             label: "D = F",
@@ -358,9 +358,9 @@ fn time_words(v: &CalcView, _: &[f64]) -> Result<Vec<String>, CoreError> {
         "T_comms"
     };
     Ok(vec![
-        "An operation on a chip does two things: it computes, and it moves bytes between memory and the units that compute. Each takes time of its own: T_math = FLOPs ÷ the chip’s peak FLOP/s, and T_comms = bytes ÷ the memory’s bandwidth in bytes/s.".to_string(),
+        "An operation on a chip does two things: it computes, and it moves bytes between memory and the units that compute. Each takes time of its own. FLOPs count the work and FLOP/s is how fast the chip does it, so T_math = FLOPs ÷ the chip’s peak FLOP/s; likewise T_comms = bytes ÷ the memory’s bandwidth in bytes/s.".to_string(),
         format!(
-            "This matmul, {}, with B = {} and D = F = {}, does {} and moves {}. On {} ({} at {}, {} from {}): T_math = {} and T_comms = {}.",
+            "This matmul, {} (the product sums over the dimension D that both inputs share), with B = {} and D = F = {}, does {} and moves {}. On {} ({} at {}, {} from {}): T_math = {} and T_comms = {}.",
             v.op.as_ref().map_or_else(String::new, Operation::notation),
             n(size(v, "B")),
             n(size(v, "D")),
@@ -375,7 +375,7 @@ fn time_words(v: &CalcView, _: &[f64]) -> Result<Vec<String>, CoreError> {
             format::seconds(a.t_comms),
         ),
         format!(
-            "The chip can compute while it moves data, so the operation lasts at least max(T_math, T_comms) = {} (the two overlap perfectly) and at most T_math + T_comms = {} (they do not overlap at all). Here {bigger} is the larger: the operation is {}.",
+            "The chip can compute while it moves data, so the operation lasts at least max(T_math, T_comms) = {} (if the two overlap perfectly) and at most T_math + T_comms = {} (if they do not overlap at all). Here {bigger} is the larger, so the operation is {}.",
             format::seconds(a.t_lower),
             format::seconds(a.t_upper),
             regime_clause(a.regime),
@@ -384,7 +384,7 @@ fn time_words(v: &CalcView, _: &[f64]) -> Result<Vec<String>, CoreError> {
     ])
 }
 
-fn intensity_words(v: &CalcView, _: &[f64]) -> Result<Vec<String>, CoreError> {
+fn intensity_words(v: &CalcView, values: &[f64]) -> Result<Vec<String>, CoreError> {
     let a = analysis(v)?;
     let relation = if a.intensity > a.critical_intensity {
         ">"
@@ -392,9 +392,9 @@ fn intensity_words(v: &CalcView, _: &[f64]) -> Result<Vec<String>, CoreError> {
         "≤"
     };
     Ok(vec![
-        "Which time is larger does not depend on the sizes one by one but on a single ratio. T_math > T_comms means FLOPs ÷ peak > bytes ÷ bandwidth, which is the same as FLOPs ÷ bytes > peak ÷ bandwidth.".to_string(),
+        "Which time is larger comes down to comparing two ratios, one of the operation and one of the chip. T_math > T_comms means FLOPs ÷ peak > bytes ÷ bandwidth, which is the same as FLOPs ÷ bytes > peak ÷ bandwidth.".to_string(),
         format!(
-            "The left side belongs to the operation: its arithmetic intensity, {} ÷ {} = {}. The right side belongs to the chip and one of its memories: the critical intensity, {} ÷ {} = {}.",
+            "The left side belongs to the operation: its arithmetic intensity, {} ÷ {} = {}. The right side belongs to the chip and one of its memories: the critical intensity, {} ÷ {} = {}, the FLOPs the chip can do in the time that memory delivers one byte.",
             format::flops(a.flops),
             format::bytes(a.bytes),
             format::intensity(a.intensity),
@@ -409,7 +409,18 @@ fn intensity_words(v: &CalcView, _: &[f64]) -> Result<Vec<String>, CoreError> {
             regime_clause(a.regime),
             format::flops_rate(a.attained),
         ),
-        "Try the dot product: each number read is used in one multiply-add, so its intensity stays below 1 however long the vectors are. A matrix product reuses every number it reads many times over.".to_string(),
+        match values[0] as u32 {
+            0 => "The dot product uses each number it reads in one multiply-add: its intensity stays below 1 however long the vectors are.".to_string(),
+            3 => "The batched matmul has a matrix of its own for every example, so nothing read is shared across the batch: about 2 FLOPs per weight byte whatever B is.".to_string(),
+            _ => match &a.approx {
+                // The shortcut and the exact count disagree on the regime.
+                Some(ap) if ap.intensity > a.critical_intensity && a.intensity <= a.critical_intensity => format!(
+                    "A matrix product reuses every number it reads many times over. The shortcut {} would put it past the critical intensity, but with D = F = 4096 the activations’ and output’s bytes are not negligible: counted exactly, it falls short (steps 5 and 7 come back to this).",
+                    ap.formula,
+                ),
+                _ => "A matrix product reuses every number it reads many times over: its intensity grows with B.".to_string(),
+            },
+        },
     ])
 }
 
@@ -444,7 +455,7 @@ fn levels_words(v: &CalcView, _: &[f64]) -> Result<Vec<String>, CoreError> {
     let (vmem, c_vmem) = crit(LevelKind::Vmem)?;
     Ok(vec![
         format!(
-            "A chip has more than one memory, and each has its own bandwidth, so its own line and its own bend. On {}: HBM moves {} and bends at {}; VMEM, the on-chip memory, moves {} and bends at {}. Both lines end at the same roof, {}: how fast the chip computes does not depend on where the data comes from.",
+            "A chip has more than one memory, and each has its own bandwidth, so its own line and its own bend. On {}: HBM moves {} and its line bends at {}; VMEM, the on-chip memory, moves {} and its line bends at {}. Both lines end at the same roof, {}: how fast the chip computes does not depend on where the data comes from.",
             chip.name,
             format::bandwidth(hbm),
             format::intensity(c_hbm),
@@ -475,19 +486,24 @@ fn batch_words(v: &CalcView, values: &[f64]) -> Result<Vec<String>, CoreError> {
     Ok(vec![
         "For X[B,D] · Y[D,F] → Z[B,F] in bf16 the FLOPs are 2BDF and the bytes 2BD + 2DF + 2BF (read X and Y, write Z), so the intensity is BDF ÷ (BD + DF + BF).".to_string(),
         format!(
-            "B counts tokens, not sequences: every token of every sequence on this chip is one row of X. {} × {} each gives B = {}. (While a model generates text, each sequence adds one token per step.)",
+            "B counts tokens, not sequences: every token of every sequence on this chip is one row of X. {} × {} each gives B = {}. (When a model generates text, each step processes one new token per sequence, so B is just the number of sequences.)",
             plural(values[0], "sequence"),
             plural(values[1], "token"),
             n(b),
         ),
         format!(
-            "When B is much smaller than D and F, the weights’ 2DF bytes outweigh the rest and the intensity is about 2BDF ÷ 2DF = B. With D = F = {} it is {} at B = {}.",
+            "When B is much smaller than D and F, the weights’ 2DF bytes outweigh the rest and the intensity is about 2BDF ÷ 2DF = B. Counted exactly, with D = F = {} it is {} at B = {}{}.",
             n(size(v, "D")),
             format::intensity(a.intensity),
             n(b),
+            if b * 8.0 > size(v, "D") {
+                " (here B is not much smaller than D, so the shortcut is only rough)"
+            } else {
+                ""
+            },
         ),
         format!(
-            "So the matmul turns compute-bound once B passes the critical intensity, {}: the critical batch size. Solved with every byte counted, it is compute-bound {}. At B = {} it is {}.",
+            "Since the intensity is about B, the matmul turns compute-bound once B passes the number equal to the critical intensity, {}: that many tokens is the critical batch size. Solved with every byte counted, it is compute-bound {}. At B = {} it is {}.",
             format::intensity(a.critical_intensity),
             critical,
             n(b),
@@ -519,25 +535,39 @@ fn dtype_words(v: &CalcView, _: &[f64]) -> Result<Vec<String>, CoreError> {
         .approx
         .as_ref()
         .map_or_else(String::new, |ap| format!(" (about {})", ap.formula));
+    let base_text = if w == DType::Bf16 && a.compute_dtype == DType::Bf16 {
+        String::new()
+    } else {
+        format!("; all in bf16 it would be {}", crit(&base))
+    };
+    let converted = if w == DType::Bf16 && a.compute_dtype == DType::Int8 {
+        " The bf16 weights would be converted to int8 on the chip: the bytes read are still bf16’s."
+    } else {
+        ""
+    };
     Ok(vec![
         format!(
-            "A multiply-add is 2 FLOPs whether it multiplies bf16, int8 or int4 numbers: this matmul does {} for every choice. What the type changes is how many bytes each element takes ({} weights: {} per element) and the peak the chip reaches in the type the math runs in ({} in {}).",
+            "A multiply-add is 2 FLOPs whether it multiplies bf16, int8 or int4 numbers: this matmul does {} for every choice. What the type changes is how many bytes each element takes ({} weights: {} per element) and the peak the chip reaches in the type the math runs in ({} in {}{}).",
             format::flops(a.flops),
             w,
             per_element(w),
             format::flops_rate(a.peak),
             a.compute_dtype,
+            if a.compute_dtype.is_integer() {
+                ", integer operations per second, which the book writes OPs/s"
+            } else {
+                ""
+            },
         ),
         format!(
-            "{w} weights and {x} activations at B = {}: {} moved, intensity {}{approx}, against a critical intensity of {}. It is compute-bound {}; all in bf16 it would be {}.",
+            "{w} weights and {x} activations at B = {}: {} moved, intensity {}{approx}, against a critical intensity of {}. It is compute-bound {}{base_text}.{converted}",
             n(size(v, "B")),
             format::bytes(a.bytes),
             format::intensity(a.intensity),
             format::intensity(a.critical_intensity),
             crit(v),
-            crit(&base),
         ),
-        "Narrow weights with bf16 math are the common case when serving: the weights are read in int8 and widened on the chip, so the bytes halve while the peak stays bf16’s, and the critical batch roughly halves. Doing the math in int8 as well doubles the peak on a chip that has it, and moves the bend back out.".to_string(),
+        "Narrow weights with bf16 math are common when serving: the weights are read narrow and widened on the chip, so the weights’ bytes shrink while the peak stays bf16’s. Weights half as wide (int8) roughly halve the critical batch, a quarter as wide (int4) roughly quarter it. Doing the math in int8 as well doubles the peak on a chip that has it, and moves the bend back out.".to_string(),
     ])
 }
 
@@ -582,7 +612,7 @@ fn exact_words(v: &CalcView, values: &[f64]) -> Result<Vec<String>, CoreError> {
         )
     };
     Ok(vec![
-        "The shortcut “intensity ≈ 2B” for int8 weights assumes B ≪ D, F, so that only the weights’ bytes count. When D and F are small, the activations’ 2BD bytes and the output’s 2BF are no longer small beside the weights’ DF, and the exact intensity falls below 2B.".to_string(),
+        "The shortcut “intensity ≈ 2B” for int8 weights assumes B ≪ D, F, so that only the weights’ bytes count. When D and F are small, the activations’ 2BD bytes and the output’s 2BF are no longer small beside the weights’ DF, and the exact intensity falls well below 2B.".to_string(),
         format!(
             "The approximation promises compute-bound for B > {}. Counting every byte, {mine}",
             format::sig(promise, 4),
@@ -599,9 +629,14 @@ fn network_words(v: &CalcView, _: &[f64]) -> Result<Vec<String>, CoreError> {
     let na = &net.analysis;
     Ok(vec![
         format!(
-            "Split the summed-over dimension D across N chips. With N = 2, X·Y = X₀·Y₀ + X₁·Y₁: each chip multiplies its half of D and holds a partial Z[B,F] that must be added to the other’s. Here N = {} and each chip’s slice of D is {}.",
+            "Split the summed-over dimension D across N chips. With N = 2, X·Y = X₀·Y₀ + X₁·Y₁: each chip multiplies its half of D and holds a partial Z[B,F] that must be added to the other’s. Here N = {} and each chip’s slice of D is {}.{}",
             na.chips,
             n(na.shard_per_chip),
+            if na.chips > 2 {
+                " With more than two chips the N partial results must all be summed (a reduction, which later chapters cover); counting one 2BF send per chip, as here, is a lower bound on its cost."
+            } else {
+                ""
+            },
         ),
         format!(
             "Everything is per chip. Each does 2BDF ÷ N = {} (T_math = {}) and sends its partial result, 2BF = {} in bf16, over one {} link in one direction at {} (T_comms = {}).",
@@ -613,12 +648,18 @@ fn network_words(v: &CalcView, _: &[f64]) -> Result<Vec<String>, CoreError> {
             format::seconds(na.t_comms),
         ),
         format!(
-            "The network intensity is (2BDF ÷ N) ÷ 2BF = D ÷ N = {}; the link’s critical intensity is peak ÷ link bandwidth = {}. So it is {}. B has cancelled: what decides is D, and the network is compute-bound {}.",
+            "The network intensity is (2BDF ÷ N) ÷ 2BF = D ÷ N = {}; the link’s critical intensity is peak ÷ link bandwidth = {} ÷ {} = {}. {} B has cancelled: only D matters, and the split matmul is compute-bound over {} {}.",
             format::intensity(na.intensity),
+            format::flops_rate(na.peak),
+            format::bandwidth(na.bandwidth),
             format::intensity(na.critical_intensity),
-            na.regime.label(),
+            match na.regime {
+                Regime::Compute => "So the math takes longer than the send: the link is not the bottleneck.",
+                Regime::Bandwidth => "So the send takes longer than the math: the link is the bottleneck.",
+            },
+            na.link.name(),
             when(&na.shard_dim, &na.threshold),
         ),
-        "Reading X and Y from HBM is a separate bound, the memory line on the same chart: the network bound counts only the bytes that cross the link, and the slower of the two decides. The sum of the partial results (BF additions) is not counted, as in the chapter.".to_string(),
+        "The link’s figure is one link in one direction; spec sheets often quote a chip’s total over all its links and both directions, which is larger. Reading X and Y from HBM is a separate bound, the memory line on the same chart: the network bound counts only the bytes that cross the link, and the slower of the two decides. The sum of the partial results (BF additions) is not counted, as in the chapter.".to_string(),
     ])
 }
