@@ -22,6 +22,8 @@ import { COMPRESSED, gzipCopy } from '../scripts/build/precompress.mjs';
  * and download alongside), or null when opening the page downloads it.
  */
 export function chunkOf(file) {
+  // The service worker and its registration: after the first chart.
+  if (/(^|\/)(sw|offline)\.js$/.test(file)) return 'offline';
   const split = /(^|\/)split_([^/]+)\.wasm$/.exec(file);
   if (split) return split[2];
   return /(^|\/)chunk_[^/]+\.wasm$/.test(file) ? 'shared' : null;
@@ -89,5 +91,6 @@ export function when(chunk) {
   if (chunk === 'learn') return 'when the Learn page opens';
   if (chunk === 'compare') return 'when the comparison opens';
   if (chunk === 'svg') return 'when a chart is saved as SVG';
+  if (chunk === 'offline') return 'after the first chart, for use offline';
   return 'with the chunks that use it';
 }

@@ -29,6 +29,8 @@
 #      (scripts/build/gzip-order.mjs), terser on the JS (release)
 #   -> copied to <staging>/app-<hash>/, hash of the content (a new build never
 #      reuses a cached file), and index.html pointed at that folder.
+#   -> scripts/build/offline.mjs: the manifest and icons (web/), and sw.js,
+#      the service worker that caches every file of this build.
 #
 # The release flags (std built for size and so on) come from the environment
 # that scripts/trunk-release.sh sets up for Trunk, which hooks inherit.
@@ -82,6 +84,9 @@ fi
 # Their classes are still written into the glue: dead code, dropped.
 node scripts/build/drop-stream-classes.mjs "$work/pkg/roofline-lab.js"
 cp "$work/split/__wasm_split.js" "${chunks[@]}" "$work/pkg/"
+# The page's side of offline use (registers sw.js once the page has drawn),
+# in the build's folder so that each build has its own.
+cp web/offline.js "$work/pkg/"
 # The files the link, quiz and learn chunks' loaders fetch, for index.html's preloads.
 link_files=$(node scripts/build/chunk-deps.mjs "$work/split" link)
 quiz_files=$(node scripts/build/chunk-deps.mjs "$work/split" quiz)
@@ -131,7 +136,11 @@ done
 sed -i -e "s#{app}#./$dir#g" -e "s#{link-files}#$link_files#" -e "s#{quiz-files}#$quiz_files#" \
   -e "s#{learn-files}#$learn_files#" \
   -e 's#<link[^>]*data-trunk-skip[^>]*>##' "$stage/index.html"
+# Offline: the manifest, the icons, and sw.js with this build's file list.
+node scripts/build/offline.mjs "$stage" "$dir"
 if [ "$profile" = release ]; then
+  # The page's inline scripts, minified (Trunk keeps their text as it is).
+  node scripts/build/inline-js.mjs "$stage/index.html"
   # gzip copies next to each file, for hosts that serve them as they are
   # (zopfli: about 5% smaller than gzip -9; the size budget counts these).
   say "gzip copies (zopfli)"

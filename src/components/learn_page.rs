@@ -70,10 +70,7 @@ pub fn LearnPage(
                             on:click=move |_| step.set(n)
                         >
                             <span class="q-title">{format!("{n}. {}", s.title)}</span>
-                            {move || seen().then(|| view! {
-                                <span class="q-progress" aria-hidden="true">"✓"</span>
-                                <span class="sr-only">" (seen)"</span>
-                            })}
+                            <span class="q-progress">{move || if seen() { "✓" } else { "" }}</span>
                         </button>
                     </li>
                 }

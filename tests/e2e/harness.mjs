@@ -23,6 +23,7 @@ const TYPES = {
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
   '.json': 'application/json',
+  '.webmanifest': 'application/manifest+json',
 };
 
 const COMPRESSIBLE = new Set(['.html', '.js', '.wasm', '.css', '.svg', '.json']);
@@ -117,7 +118,7 @@ export function serveAndLaunch(ready, dir) {
 
 /** Launches headless Debian Chromium with flags that keep it off the network. */
 export async function launchBrowser() {
-  return chromium.launch({
+  const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
     args: [
       '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
@@ -125,6 +126,16 @@ export async function launchBrowser() {
       '--disable-dev-shm-usage',
     ],
   });
+  // Service workers are blocked unless a test asks for them
+  // (`serviceWorkers: 'allow'`, tests/e2e/offline.test.mjs): the page's
+  // worker, once installed, would answer the chunks' requests from its
+  // cache, where `page.route` cannot see them, and each test here starts
+  // as a first visit.
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = (options = {}) => newContext({ serviceWorkers: 'block', ...options });
+  const newPage = browser.newPage.bind(browser);
+  browser.newPage = (options = {}) => newPage({ serviceWorkers: 'block', ...options });
+  return browser;
 }
 
 /**

@@ -487,7 +487,7 @@ fn approximate(op: &Operation, sizes: &Sizes, small: Option<&str>, flops: f64) -
         let divides = den.dims.iter().all(|d| num.dims.contains(d));
         // A fraction divides as a whole: `2BDF / (DF/2)`, not `2BDF / DF/2`.
         let den_text = match den.compact() {
-            t if t.contains('/') => format!("({t})"),
+            t if t.as_bytes().contains(&b'/') => format!("({t})"),
             t => t,
         };
         if divides && den.coef > 0.0 {
