@@ -67,9 +67,11 @@ export async function start() {
   try {
     reg = await sw.register(new URL("sw.js", document.baseURI));
   } catch {
-    // No worker (blocked, or not allowed here): the page works online.
+    // No worker (not allowed here): the page works online.
     return;
   }
+  // Some browsers and test harnesses block workers by answering nothing.
+  if (!reg) return;
   // A worker waiting while another controls this page is an update.
   const installed = (w) => {
     if (w && sw.controller) updateReady(w);

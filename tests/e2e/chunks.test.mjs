@@ -18,6 +18,9 @@ serveAndLaunch((s, b) => {
 
 // split_quiz.wasm, split_compare.wasm, split_svg.wasm, split_link.wasm, and
 // chunk_<n>.wasm: code two of them use.
+// The harness blocks service workers (harness.mjs), and Playwright says so
+// in a console warning when the page registers its worker.
+const blockedWorker = (text) => text === 'Service Worker registration blocked by Playwright';
 const isChunk = (url) => /\/(split|chunk)_[^/]*\.wasm$/.test(url);
 const of = (chunks, name) => chunks.filter((u) => u.includes(`/split_${name}.wasm`));
 
@@ -89,7 +92,7 @@ test('pointing at the Quiz tab or the comparison starts its download before the 
 test('a link to a quiz question fetches the chunk alongside the app, once, and opens it', async () => {
   const { context, page, chunks, errors } = await freshPage();
   const warnings = [];
-  page.on('console', (m) => { if (m.type() !== 'log') warnings.push(m.text()); });
+  page.on('console', (m) => { if (m.type() !== 'log' && !blockedWorker(m.text())) warnings.push(m.text()); });
   try {
     await page.goto(`${server.url}?v=1&view=quiz&q=q2&part=b`);
     await page.waitForSelector('[data-testid="question"][data-question="q2"]');
@@ -122,7 +125,7 @@ test('the Learn page is a chunk: its tab downloads it once, and a Learn link fet
   }
   const fresh = await freshPage();
   const warnings = [];
-  fresh.page.on('console', (m) => { if (m.type() !== 'log') warnings.push(m.text()); });
+  fresh.page.on('console', (m) => { if (m.type() !== 'log' && !blockedWorker(m.text())) warnings.push(m.text()); });
   try {
     await fresh.page.goto(`${server.url}?v=1&view=learn&step=2`);
     await fresh.page.waitForSelector('[data-testid="learn-step"][data-step="2"]');

@@ -58,6 +58,17 @@ test('after one visit, a shared link, every tab and every chunk work with no net
     await controlled(page);
     assert.equal((await cacheNames(page)).length, 1);
     assert.equal(await page.$('[data-testid="update-ready"]'), null, 'a first visit announces no update');
+    // The manifest reads cleanly, with the icons an install needs.
+    const cdp = await context.newCDPSession(page);
+    const manifest = await cdp.send('Page.getAppManifest');
+    assert.deepEqual(manifest.errors, [], 'the manifest parses without errors');
+    const parsed = JSON.parse(manifest.data);
+    assert.equal(parsed.name, 'Roofline Lab');
+    assert.deepEqual(parsed.icons.map((i) => i.sizes).sort(), ['192x192', '512x512', 'any']);
+    for (const icon of parsed.icons) {
+      const res = await page.request.get(new URL(icon.src, manifest.url).href);
+      assert.equal(res.status(), 200, icon.src);
+    }
     assert.deepEqual(problems, []);
     await page.close();
 
