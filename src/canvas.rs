@@ -81,8 +81,12 @@ pub fn keep_drawn<S: Send + Sync + 'static>(
 ) {
     // A chart mounted again (page switch) reads its size afresh.
     forget_sizes();
+    let ready = later();
     Effect::new(move |_| {
         track_resizes();
+        if !ready.get() {
+            return;
+        }
         // Drawn from the memo's own value: no copy of the spec per draw.
         spec.with(|spec| {
             let Some(canvas) = canvas_ref.get() else {
@@ -95,6 +99,17 @@ pub fn keep_drawn<S: Send + Sync + 'static>(
             error.set(result.err());
         });
     });
+}
+
+/// A flag that turns true in a task of its own, after the current one (and
+/// after the flags made before it): a chart's first draw waits for it, so
+/// that the page's start is several short tasks (mount; then each chart)
+/// rather than one long one, and the inputs and results are on screen
+/// before the charts are drawn. Later draws (an edit) are not delayed.
+fn later() -> RwSignal<bool> {
+    let ready = RwSignal::new(false);
+    leptos::prelude::set_timeout(move || ready.set(true), std::time::Duration::ZERO);
+    ready
 }
 
 /// Sizes `canvas`'s backing store to its CSS size × devicePixelRatio, then

@@ -137,7 +137,7 @@ pub fn LearnPage(
                     .into_any(),
                 };
                 view! {
-                    <div class="learn-control">
+                    <div class="answer-row">
                         <label for=id>{c.label}</label>
                         {input}
                     </div>
@@ -205,10 +205,10 @@ pub fn LearnPage(
                     <h2>{def.title}</h2>
                 </header>
                 <div data-testid="learn-words">{paragraphs(0, 1)}</div>
-                <div class="learn-controls">{controls}{axes}</div>
+                <div class="answer-row learn-controls">{controls}{axes}</div>
                 <LearnFigure spec=chart caption=caption />
                 <div data-testid="learn-words">{paragraphs(1, usize::MAX)}</div>
-                <div class="learn-nav">
+                <div class="answer-row learn-nav">
                     <button type="button" class="secondary" data-testid="learn-prev" disabled={n <= 1}
                         on:click=move |_| step.set(n.saturating_sub(1).max(1))>"← Previous"</button>
                     <a class="calc-link" data-testid="learn-open-calc" href=href>"Open in the calculator"</a>
