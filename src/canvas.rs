@@ -108,8 +108,29 @@ pub fn keep_drawn<S: Send + Sync + 'static>(
 /// before the charts are drawn. Later draws (an edit) are not delayed.
 fn later() -> RwSignal<bool> {
     let ready = RwSignal::new(false);
-    leptos::prelude::set_timeout(move || ready.set(true), std::time::Duration::ZERO);
+    WAITING.with(|w| w.borrow_mut().push(ready));
+    // A `fn()` rather than a closure: `set_timeout`'s code for it is shared
+    // with the address's writer (link.rs), which saved 0.1 KB.
+    leptos::prelude::set_timeout(open_next as fn(), std::time::Duration::ZERO);
     ready
+}
+
+thread_local! {
+    /// The flags of [`later`] not yet opened, oldest first.
+    static WAITING: std::cell::RefCell<Vec<RwSignal<bool>>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Opens the oldest waiting flag: each timer of [`later`] opens one, in the
+/// order they were made.
+fn open_next() {
+    let next = WAITING.with(|w| {
+        let mut w = w.borrow_mut();
+        (!w.is_empty()).then(|| w.remove(0))
+    });
+    if let Some(ready) = next {
+        ready.set(true);
+    }
 }
 
 /// Sizes `canvas`'s backing store to its CSS size × devicePixelRatio, then

@@ -82,7 +82,8 @@ pub fn write_query_after_paint(query: String, push: bool) {
     });
     if first {
         leptos::prelude::request_animation_frame(|| {
-            leptos::prelude::set_timeout(flush, std::time::Duration::ZERO);
+            // As a `fn()`, so that `canvas::later`'s timer shares this code.
+            leptos::prelude::set_timeout(flush as fn(), std::time::Duration::ZERO);
         });
     }
 }
