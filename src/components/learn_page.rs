@@ -22,13 +22,17 @@ pub fn LearnPage(
     let resume = RwSignal::new(loaded.last().filter(|l| *l != step.get_untracked()));
     let progress = RwSignal::new(loaded);
     let storage_note = RwSignal::new(note);
+    // Saves progress; says so beside the list if the browser refuses.
+    let save = move || {
+        if let Err(e) = progress.with_untracked(storage::save_learn) {
+            storage_note.set(Some(e));
+        }
+    };
     // Opening a step marks it seen and saves.
     Effect::new(move |_| {
         let n = step.get();
         progress.update(|p| p.open(n));
-        if let Err(e) = progress.with_untracked(storage::save_learn) {
-            storage_note.set(Some(e));
-        }
+        save();
     });
     // Each step's choices, kept while the page is open.
     let choices = RwSignal::new(STEPS.iter().map(|s| s.defaults()).collect::<Vec<_>>());
@@ -249,9 +253,7 @@ pub fn LearnPage(
                     on:click=move |_| {
                         progress.set(Default::default());
                         progress.update(|p| p.open(step.get_untracked()));
-                        if let Err(e) = progress.with_untracked(storage::save_learn) {
-                            storage_note.set(Some(e));
-                        }
+                        save();
                     }
                 >
                     "Reset progress"

@@ -315,6 +315,14 @@ fn when(dim: &str, c: &CriticalSize) -> String {
     }
 }
 
+/// When `v`'s operation is compute-bound as its batch dimension grows
+/// ([`when`] of its critical size); empty without one.
+fn compute_bound(v: &CalcView) -> String {
+    v.critical
+        .as_ref()
+        .map_or_else(String::new, |(d, c)| when(d, c))
+}
+
 fn no_chip(id: &str) -> CoreError {
     CoreError::Invalid(format!("the chip {id} is not in the catalogue"))
 }
@@ -479,10 +487,7 @@ fn levels_words(v: &CalcView, _: &[f64]) -> Result<Vec<String>, CoreError> {
 fn batch_words(v: &CalcView, values: &[f64]) -> Result<Vec<String>, CoreError> {
     let a = analysis(v)?;
     let b = size(v, "B");
-    let critical = v
-        .critical
-        .as_ref()
-        .map_or_else(String::new, |(d, c)| when(d, c));
+    let critical = compute_bound(v);
     Ok(vec![
         "For X[B,D] · Y[D,F] → Z[B,F] in bf16 the FLOPs are 2BDF and the bytes 2BD + 2DF + 2BF (read X and Y, write Z), so the intensity is BDF ÷ (BD + DF + BF).".to_string(),
         format!(
@@ -526,11 +531,6 @@ fn dtype_words(v: &CalcView, _: &[f64]) -> Result<Vec<String>, CoreError> {
         size(v, "D"),
         None,
     )?));
-    let crit = |cv: &CalcView| {
-        cv.critical
-            .as_ref()
-            .map_or_else(String::new, |(d, c)| when(d, c))
-    };
     let approx = a
         .approx
         .as_ref()
@@ -538,7 +538,7 @@ fn dtype_words(v: &CalcView, _: &[f64]) -> Result<Vec<String>, CoreError> {
     let base_text = if w == DType::Bf16 && a.compute_dtype == DType::Bf16 {
         String::new()
     } else {
-        format!("; all in bf16 it would be {}", crit(&base))
+        format!("; all in bf16 it would be {}", compute_bound(&base))
     };
     let converted = if w == DType::Bf16 && a.compute_dtype == DType::Int8 {
         " The bf16 weights would be converted to int8 on the chip: the bytes read are still bf16’s."
@@ -565,7 +565,7 @@ fn dtype_words(v: &CalcView, _: &[f64]) -> Result<Vec<String>, CoreError> {
             format::bytes(a.bytes),
             format::intensity(a.intensity),
             format::intensity(a.critical_intensity),
-            crit(v),
+            compute_bound(v),
         ),
         "Narrow weights with bf16 math are common when serving: the weights are read narrow and widened on the chip, so the weights’ bytes shrink while the peak stays bf16’s. Weights half as wide (int8) roughly halve the critical batch, a quarter as wide (int4) roughly quarter it. Doing the math in int8 as well doubles the peak on a chip that has it, and moves the bend back out.".to_string(),
     ])
@@ -591,10 +591,7 @@ fn exact_words(v: &CalcView, values: &[f64]) -> Result<Vec<String>, CoreError> {
         4096.0,
         None,
     )?));
-    let big = big
-        .critical
-        .as_ref()
-        .map_or_else(String::new, |(d, c)| when(d, c));
+    let big = compute_bound(&big);
     let now = match exact {
         CriticalSize::Never { max_intensity } => format!(
             "never compute-bound: however large B grows, the intensity approaches only {}, below the critical {}",
