@@ -42,7 +42,8 @@
 // (input changes, default 60, at least 50), BENCH_LH_RUNS (Lighthouse runs,
 // default 5; each figure is the median, and each run's performance, LCP
 // and TBT are kept), BENCH_COLD_LOADS (default 7, at least 3),
-// BENCH_ONLY_COLD=1 (sizes and the cold start only), BENCH_SKIP_LIGHTHOUSE=1,
+// BENCH_ONLY_COLD=1 (sizes and the cold start only), BENCH_ONLY_MEASURE=1
+// (of the Chromium figures, only the 10,000 measured kernels), BENCH_SKIP_LIGHTHOUSE=1,
 // CHROMIUM (browser binary, default /usr/bin/chromium).
 import fs from 'node:fs';
 import path from 'node:path';
@@ -343,6 +344,82 @@ async function redraw(browser, url, n, warmup) {
   }
 }
 
+// ------------------------------------------------------------ Measurements
+
+/**
+ * Ten thousand measured kernels: the time from pasting them to the preview
+ * being read (the next frame), from "Add measurements" to the points
+ * chart drawn, and a redraw of that chart after an edit of the HBM
+ * bandwidth (the calculator's charts and the points chart). `runs` each.
+ */
+async function measurements(browser, url, runs) {
+  const { page, context, problems } = await openPage(browser, url);
+  try {
+    await waitForDraw(page, 'roofline-canvas');
+    await page.click('[data-testid="points-open"]');
+    await page.waitForSelector('[data-testid="points-input"]');
+    await page.click('.chip-numbers summary');
+    await page.waitForSelector('[data-testid="field-bw-hbm"]', { state: 'visible' });
+    const res = await page.evaluate(async (n) => {
+      const frame = () => new Promise((r) => requestAnimationFrame(() => r(performance.now())));
+      // Each run's kernels differ (their times), so that each is a change.
+      const table = (run) => {
+        const rows = ['name,flops,bytes,time_us'];
+        for (let i = 0; i < 10000; i++) {
+          const f = 1e9 * (1 + (i % 97));
+          rows.push(`k${i},${f},${f / (0.5 + (i % 613))},${5 + (i % 211) + run}`);
+        }
+        return rows.join('\n');
+      };
+      const input = document.querySelector('[data-testid="points-input"]');
+      const apply = document.querySelector('[data-testid="points-apply"]');
+      const hbm = document.querySelector('[data-testid="field-bw-hbm"]');
+      const drawnAfter = (name, t0) => new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`${name} not drawn within 10 s`)), 10000);
+        const poll = () => {
+          const e = performance.getEntriesByName(`${name}:drawn`).filter((m) => m.startTime >= t0);
+          if (e.length) { clearTimeout(timer); resolve(e[e.length - 1].startTime); } else setTimeout(poll, 1);
+        };
+        poll();
+      });
+      const out = { preview: [], apply: [], redraw: [] };
+      for (let i = 0; i < n; i++) {
+        await frame();
+        input.value = '';
+        input.dispatchEvent(new Event('input', { bubbles: true }));
+        await frame();
+        let t0 = performance.now();
+        input.value = table(i);
+        input.dispatchEvent(new Event('input', { bubbles: true }));
+        out.preview.push((await frame()) - t0);
+        await frame();
+        t0 = performance.now();
+        apply.click();
+        out.apply.push((await drawnAfter('points', t0)) - t0);
+        await frame();
+        await frame();
+        t0 = performance.now();
+        hbm.value = i % 2 ? '8.2e11' : '9e11';
+        hbm.dispatchEvent(new Event('input', { bubbles: true }));
+        out.redraw.push((await drawnAfter('points', t0)) - t0);
+      }
+      out.points = document.querySelector('[data-testid="points-canvas"]')?.getAttribute('data-points');
+      return out;
+    }, runs);
+    if (res.points !== '10000') throw new Error(`the chart holds ${res.points} points, not 10000`);
+    const fig = (xs) => ({ median: round(median(xs), 2), max: round(Math.max(...xs), 2) });
+    return {
+      rows: 10000, runs,
+      paste_to_preview_frame: fig(res.preview),
+      apply_to_drawn: fig(res.apply),
+      edit_to_points_redrawn: fig(res.redraw),
+      problems,
+    };
+  } finally {
+    await context.close();
+  }
+}
+
 // ---------------------------------------------------------------- Lighthouse
 
 async function lighthouseRun(url) {
@@ -466,6 +543,12 @@ function printReport(r) {
   } else if (!r.only_cold) {
     rows.push(['input -> both charts redrawn', 'failed', '-', 0]);
   }
+  if (r.measurements_ms) {
+    const m = r.measurements_ms;
+    rows.push(['10k kernels: paste -> preview frame (max)', ms(m.paste_to_preview_frame.median), ms(m.paste_to_preview_frame.max), m.runs]);
+    rows.push(['10k kernels: add -> chart drawn (max)', ms(m.apply_to_drawn.median), ms(m.apply_to_drawn.max), m.runs]);
+    rows.push(['10k kernels: edit -> points redrawn (max)', ms(m.edit_to_points_redrawn.median), ms(m.edit_to_points_redrawn.max), m.runs]);
+  }
   if (r.slow_network_ms) {
     rows.push(['slow link: navigation -> first paint', ms(r.slow_network_ms.first_paint_median), '-', r.slow_network_ms.first_chart_runs.length]);
     rows.push(['slow link: navigation -> first chart', ms(r.slow_network_ms.first_chart_median), '-', r.slow_network_ms.first_chart_runs.length]);
@@ -527,6 +610,9 @@ function flatten(r) {
   f['slow link first chart (ms)'] = r.slow_network_ms?.first_chart_median;
   f['slow link quiz open (ms)'] = r.slow_network_ms?.quiz_open_median;
   f['slow link first chart of a link (ms)'] = r.slow_network_ms?.link_first_chart_median;
+  f['10k kernels: paste to preview frame median (ms)'] = r.measurements_ms?.paste_to_preview_frame?.median;
+  f['10k kernels: add to chart drawn median (ms)'] = r.measurements_ms?.apply_to_drawn?.median;
+  f['10k kernels: edit to points redrawn median (ms)'] = r.measurements_ms?.edit_to_points_redrawn?.median;
   f['redraw median (ms)'] = r.redraw_ms?.median;
   f['redraw p95 (ms)'] = r.redraw_ms?.p95;
   f['redraw to next frame median (ms)'] = r.redraw_ms?.to_next_frame?.median;
@@ -591,6 +677,7 @@ async function main() {
     code: code(dist),
     first_chart_ms: null,
     redraw_ms: null,
+    measurements_ms: null,
     slow_network_ms: null,
     cold_start_ms: null,
     only_cold: onlyCold,
@@ -602,8 +689,9 @@ async function main() {
     const browser = await launchBrowser();
     try {
       rep.environment.chromium = browser.version();
-      console.error(`[bench] first chart: ${loads} fresh page loads`);
-      try {
+      const onlyMeasure = process.env.BENCH_ONLY_MEASURE === '1';
+      if (!onlyMeasure) console.error(`[bench] first chart: ${loads} fresh page loads`);
+      if (!onlyMeasure) try {
         const fc = await firstChart(browser, url, loads);
         for (const p of fc.problems) console.error(`[bench] page problem: ${p}`);
         delete fc.problems;
@@ -612,8 +700,8 @@ async function main() {
         failed = true;
         console.error(`[bench] first chart failed: ${e.stack ?? e}`);
       }
-      console.error(`[bench] redraw: ${inputs} input changes (after 5 untimed)`);
-      try {
+      if (!onlyMeasure) console.error(`[bench] redraw: ${inputs} input changes (after 5 untimed)`);
+      if (!onlyMeasure) try {
         const rd = await redraw(browser, url, inputs, 5);
         for (const p of rd.problems) console.error(`[bench] page problem: ${p}`);
         delete rd.problems;
@@ -622,6 +710,17 @@ async function main() {
         failed = true;
         console.error(`[bench] redraw failed: ${e.stack ?? e}`);
       }
+      console.error('[bench] measurements: 10,000 kernels pasted, applied and redrawn, 5 times');
+      try {
+        const m = await measurements(browser, url, 5);
+        for (const p of m.problems) console.error(`[bench] page problem: ${p}`);
+        delete m.problems;
+        rep.measurements_ms = m;
+      } catch (e) {
+        failed = true;
+        console.error(`[bench] measurements failed: ${e.stack ?? e}`);
+      }
+      if (onlyMeasure) return;
       console.error('[bench] slow link: 5 page loads and 5 of a link at 150 ms round trip, 1.6 Mbps');
       try {
         rep.slow_network_ms = await slowNetwork(browser, url, 5);

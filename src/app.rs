@@ -7,7 +7,7 @@ use leptos::prelude::*;
 use roofline_charts::{batch_for, roofline_for_view, BatchChart, RooflineChart};
 use roofline_core::calc::{evaluate, CalcInput, CalcView};
 use roofline_core::state::{AppState, ChartScale, View};
-use roofline_core::url::{encode, Decoded};
+use roofline_core::url::Decoded;
 
 use crate::canvas;
 use crate::components::batch_chart::BatchChartView;
@@ -17,6 +17,7 @@ use crate::components::derivation::Derivation;
 use crate::components::learn_loader::{prefetch_learn, LearnLoader};
 use crate::components::levels_panel::LevelsPanel;
 use crate::components::link_bar::LinkBar;
+use crate::components::measure_panel::MeasurePanel;
 use crate::components::op_panel::OpPanel;
 use crate::components::quiz_loader::{prefetch_quiz, QuizLoader};
 use crate::components::results::Results;
@@ -49,6 +50,9 @@ pub fn App(
     let page = RwSignal::new(page_of(start.view));
     let quiz = RwSignal::new(start.quiz.clone());
     let step = RwSignal::new(start.step);
+    // Measured kernels: their link form, and the text the user pasted.
+    let points = RwSignal::new(start.points.clone());
+    let pasted = RwSignal::new(String::new());
     let notices = RwSignal::new(start_notices);
     let epoch = RwSignal::new(0u32);
 
@@ -84,6 +88,7 @@ pub fn App(
             calc,
             quiz: quiz.get(),
             step: step.get(),
+            points: points.get(),
         }
     });
     // Write it to the address: typing replaces the entry; a change more than
@@ -93,7 +98,7 @@ pub fn App(
     // place: it replaces, like a restore.
     let restoring = StoredValue::new(true);
     Effect::new(move |_| {
-        let q = app_state.with(encode);
+        let state = app_state.get();
         let restore = restoring.get_value();
         restoring.set_value(false);
         // An unread link stays in the address, to be read on reload.
@@ -101,15 +106,23 @@ pub fn App(
             keep_address.set_value(false);
             return;
         }
-        if q == link::latest_query() {
-            return;
-        }
-        let now = link::now_ms();
-        let push = !restore && now - last_push.get_value() > 1500.0;
-        if push {
-            last_push.set_value(now);
-        }
-        link::write_query_after_paint(q, push);
+        // Written by the link chunk: tasks run in the order of the changes.
+        leptos::task::spawn_local(async move {
+            // Without the chunk (no connection), the address keeps what it
+            // holds; the next change tries again.
+            let Some(q) = link::encode(state).await else {
+                return;
+            };
+            if q == link::latest_query() {
+                return;
+            }
+            let now = link::now_ms();
+            let push = !restore && now - last_push.get_value() > 1500.0;
+            if push {
+                last_push.set_value(now);
+            }
+            link::write_query_after_paint(q, push);
+        });
     });
     // Charts redraw at their new size after a resize.
     let _ =
@@ -143,6 +156,7 @@ pub fn App(
             page.set(page_of(d.state.view));
             quiz.set(d.state.quiz.clone());
             step.set(d.state.step);
+            points.set(d.state.points.clone());
             notices.set(d.notices);
             epoch.update(|e| *e += 1);
         });
@@ -223,6 +237,7 @@ pub fn App(
                         <BatchChartView spec=batch pairs=pairs log=batch_log input=input view=results />
                     </section>
                     <Derivation results=results />
+                    <MeasurePanel results=results points=points pasted=pasted log=roofline_log />
                     <ComparePanel input=input />
                 </div>
             </main>

@@ -2,12 +2,14 @@
 //! forward, writing it after every change, and copying it.
 //!
 //! Reading a link (every parameter checked, with a notice for each bad one)
-//! is code of its own wasm chunk (see ARCHITECTURE.md, "Chunks"): an address
-//! without a query opens on the defaults and never downloads it.
+//! and writing one are code of their own wasm chunk (see ARCHITECTURE.md,
+//! "Chunks"): an address without a query opens on the defaults without it,
+//! and the chunk downloads with the first change that the address must
+//! show.
 
 use leptos::wasm_split::wasm_split;
 use roofline_core::state::AppState;
-use roofline_core::url::{decode_with, Decoded, Notice};
+use roofline_core::url::{decode_with, Decoded, Notice, DEFAULT_QUERY};
 use wasm_bindgen::JsValue;
 
 use crate::components::chunk_view::ChunkMissing;
@@ -19,6 +21,23 @@ use crate::components::chunk_view::ChunkMissing;
 #[wasm_split(link, wasm_split_path = ::leptos::wasm_split, fallible)]
 fn decode_in_chunk(query: String) -> Result<Decoded, ChunkMissing> {
     Ok(decode_with(&query, roofline_core::quiz::OUTLINE))
+}
+
+/// `state` as a link's query. In the link chunk, with the reading: the
+/// calculator's first load writes no link until something changes.
+#[wasm_split(link, wasm_split_path = ::leptos::wasm_split, fallible)]
+fn encode_in_chunk(state: AppState) -> Result<String, ChunkMissing> {
+    Ok(roofline_core::url::encode(&state))
+}
+
+/// The query of `state`: at once for the default state, else from the link
+/// chunk; `None` if the chunk cannot be downloaded (the address then keeps
+/// what it holds).
+pub async fn encode(state: AppState) -> Option<String> {
+    if state == AppState::default() {
+        return Some(DEFAULT_QUERY.to_string());
+    }
+    encode_in_chunk(state).await.ok()
 }
 
 /// The state a query describes, with its notices: the defaults for an
@@ -40,8 +59,8 @@ pub fn unread(instead: &str) -> Notice {
     Notice {
         param: String::new(),
         message: format!(
-            "none could be read: the app could not download the part that reads \
-             links, so {instead}; check the connection and reload the page"
+            "none could be read: the app could not download the part that reads and \
+             writes links, so {instead}; check the connection and reload the page"
         ),
     }
 }

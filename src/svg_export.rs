@@ -9,7 +9,9 @@ use leptos::task::spawn_local;
 use leptos::wasm_split::wasm_split;
 use plotters::prelude::IntoDrawingArea;
 use plotters_svg::SVGBackend;
-use roofline_charts::{draw_batch, draw_roofline, BatchChart, RooflineChart, Theme};
+use roofline_charts::{
+    draw_batch, draw_roofline, draw_roofline_points, BatchChart, PointMark, RooflineChart, Theme,
+};
 
 use crate::backend::Measured;
 use crate::components::chunk_view::{prefetch, ChunkMissing};
@@ -21,6 +23,8 @@ pub enum SvgChart {
     Roofline(RooflineChart),
     /// The batch-size chart.
     Batch(BatchChart),
+    /// The measurements panel's roofline with its points.
+    Points(std::sync::Arc<(RooflineChart, Vec<PointMark>)>),
 }
 
 /// The width and height of an exported chart, in SVG pixels.
@@ -38,6 +42,7 @@ fn svg_document(chart: SvgChart) -> Result<Result<String, String>, ChunkMissing>
         let drawn = match &chart {
             SvgChart::Roofline(c) => draw_roofline(&root, c, &theme, 1.0),
             SvgChart::Batch(c) => draw_batch(&root, c, &theme, 1.0),
+            SvgChart::Points(s) => draw_roofline_points(&root, &s.0, &s.1, &theme, 1.0),
         };
         if let Err(e) = drawn {
             return Ok(Err(e));

@@ -89,6 +89,7 @@ export function when(chunk) {
   if (chunk === 'link') return 'when the address holds a link';
   if (chunk === 'quiz') return 'when the quiz opens';
   if (chunk === 'learn') return 'when the Learn page opens';
+  if (chunk === 'measure') return 'when the measurements panel opens';
   if (chunk === 'compare') return 'when the comparison opens';
   if (chunk === 'svg') return 'when a chart is saved as SVG';
   if (chunk === 'offline') return 'after the first chart, for use offline';

@@ -18,6 +18,14 @@ fn compare_view(input: RwSignal<CalcInput>) -> Result<AnyView, ChunkMissing> {
     Ok(view! { <CompareTable input=input /> }.into_any())
 }
 
+/// Whether the `<details>` a toggle event came from is now open.
+pub fn is_open(ev: &leptos::ev::Event) -> bool {
+    use wasm_bindgen::JsCast;
+    ev.target()
+        .and_then(|t| t.dyn_into::<web_sys::HtmlDetailsElement>().ok())
+        .is_some_and(|d| d.open())
+}
+
 /// Starts downloading the compare chunk; a failure shows when the panel opens.
 fn prefetch_compare() {
     prefetch(fetch_compare());
@@ -33,15 +41,7 @@ pub fn ComparePanel(
     view! {
         <details
             class="panel compare"
-            on:toggle=move |ev| {
-                use wasm_bindgen::JsCast;
-                let open_now = ev
-                    .target()
-                    .and_then(|t| t.dyn_into::<web_sys::HtmlDetailsElement>().ok())
-                    .map(|d| d.open())
-                    .unwrap_or(false);
-                open.set(open_now);
-            }
+            on:toggle=move |ev| open.set(is_open(&ev))
         >
             <summary
                 on:pointerenter=|_| prefetch_compare()

@@ -16,6 +16,8 @@ pub fn LinkBar(
     notices: RwSignal<Vec<Notice>>,
 ) -> impl IntoView {
     let status = RwSignal::new(String::new());
+    // The address as written: a change's link is written as soon as the
+    // link chunk is in, which the first change downloads.
     let copy = move |_| {
         link::flush();
         let href = link::current_href();

@@ -96,6 +96,7 @@ pub fn QuizPage(
                             seed
                         },
                         step: 1,
+                        points: String::new(),
                     })
                 );
                 let (qid_s, pid) = (qid.clone(), part.id.clone());

@@ -23,6 +23,8 @@ serveAndLaunch((s, b) => {
 const blockedWorker = (text) => text === 'Service Worker registration blocked by Playwright';
 const isChunk = (url) => /\/(split|chunk)_[^/]*\.wasm$/.test(url);
 const of = (chunks, name) => chunks.filter((u) => u.includes(`/split_${name}.wasm`));
+/** The link chunk or a shared chunk (which it may need). */
+const linkFiles = (u) => /\/(split_link|chunk_\d+)\.wasm$/.test(u);
 
 /**
  * A page in a fresh context, not yet navigated, recording the chunks'
@@ -52,7 +54,10 @@ test('the calculator opens without the quiz chunk; opening the quiz downloads it
     await waitForDraw(page, 'roofline-canvas');
     await page.fill('[data-testid="field-size-B"]', '512');
     await page.waitForTimeout(300);
-    assert.deepEqual(chunks, [], 'the calculator alone never asks for a chunk');
+    // The link chunk, which writes the address, comes with the first edit;
+    // no other chunk does.
+    assert.deepEqual(chunks.filter((u) => !linkFiles(u)), [], `the calculator asks for no other chunk: ${chunks}`);
+    assert.equal(of(chunks, 'link').length, 1, `the link writer: ${chunks}`);
 
     await page.click('[data-testid="tab-quiz"]');
     await page.waitForSelector('[data-testid="question"]');
@@ -84,6 +89,10 @@ test('pointing at the Quiz tab or the comparison starts its download before the 
     await page.waitForTimeout(200);
     assert.equal(of(chunks, 'compare').length, 1, 'hovering the summary fetched the compare chunk');
     assert.equal(await page.$eval('.compare', (d) => d.open), false, 'the panel is still closed');
+    await page.hover('.measure summary');
+    await page.waitForTimeout(200);
+    assert.equal(of(chunks, 'measure').length, 1, 'hovering the summary fetched the measure chunk');
+    assert.equal(await page.$eval('.measure', (d) => d.open), false, 'the measurements panel is still closed');
   } finally {
     await context.close();
   }
@@ -179,7 +188,7 @@ test('opening the comparison downloads its chunk once; a failed download says so
   try {
     await page.goto(server.url, { waitUntil: 'load' });
     await waitForDraw(page, 'roofline-canvas');
-    assert.deepEqual(chunks, []);
+    assert.deepEqual(chunks, [], 'the page opens with no chunk');
     // Offline: opening the panel says the table could not be downloaded.
     await page.click('.compare summary');
     const alert = page.locator('[data-testid="compare-load-error"]');
@@ -310,16 +319,19 @@ test('a link whose reader cannot be downloaded opens on the defaults and says so
     await waitForDraw(page, 'roofline-canvas');
     const notices = page.locator('[data-testid="link-notices"]');
     await notices.waitFor();
-    assert.match(await notices.innerText(), /none could be read: the app could not download the part that reads links, so the defaults are shown; check the connection and reload the page/);
+    assert.match(await notices.innerText(), /none could be read: the app could not download the part that reads and writes links, so the defaults are shown; check the connection and reload the page/);
     assert.equal(await notices.getAttribute('role'), 'alert');
     assert.equal((await chipAndB(page)).chip, 'v5e', 'the default chip');
     assert.deepEqual(await seriousAxeViolations(page), []);
     // The link stays in the address, to be read on reload...
     await page.waitForTimeout(300);
     assert.equal(await page.evaluate(() => location.search), LINK);
-    // ...until the user changes something.
+    // A change cannot be written without the link chunk either (the
+    // notice says to check the connection): the page still computes, and
+    // the address keeps the link.
     await stillComputes(page);
-    await page.waitForFunction(() => location.search.includes('B:4096'));
+    await page.waitForTimeout(300);
+    assert.equal(await page.evaluate(() => location.search), LINK);
     assert.deepEqual(errors, [], 'no uncaught error or panic');
   } finally {
     await context.close();
@@ -345,10 +357,11 @@ test('back after opening the bare address reads the entry with the link reader, 
   const { context, page, chunks, errors } = await freshPage();
   try {
     await twoEntries(page);
-    assert.deepEqual(chunks, [], 'editing reads no link');
+    // The first edit downloaded the link chunk (it writes the address too).
+    assert.equal(of(chunks, 'link').length, 1, `one download: ${chunks}`);
     await page.goBack();
     await page.waitForFunction(() => document.querySelector('[data-testid="field-size-B"]').value === '512');
-    assert.equal(of(chunks, 'link').length, 1, `one download: ${chunks}`);
+    assert.equal(of(chunks, 'link').length, 1, `no second download: ${chunks}`);
     await page.goForward();
     await page.waitForFunction(() => document.querySelector('[data-testid="field-size-B"]').value === '2048');
     assert.equal(of(chunks, 'link').length, 1, `no second download: ${chunks}`);
@@ -362,11 +375,19 @@ test('back to an entry whose reader cannot be downloaded keeps the page as it is
   const { context, page, errors } = await freshPage();
   await page.route(/\/split_link\.wasm$/, (route) => route.abort('internetdisconnected'));
   try {
-    await twoEntries(page);
+    // Two entries of this page (as a previous visit's writes left them):
+    // B = 512, then B = 2048, shown.
+    await page.goto(server.url, { waitUntil: 'load' });
+    await waitForDraw(page, 'roofline-canvas');
+    await page.evaluate(() => {
+      history.pushState(null, '', '?v=1&sz=B:512,D:4096,F:4096');
+      history.pushState(null, '', '?v=1&sz=B:2048,D:4096,F:4096');
+    });
+    await page.fill('[data-testid="field-size-B"]', '2048');
     await page.goBack();
     const notices = page.locator('[data-testid="link-notices"]');
     await notices.waitFor();
-    assert.match(await notices.innerText(), /none could be read: the app could not download the part that reads links, so the page still shows the previous entry; check the connection/);
+    assert.match(await notices.innerText(), /none could be read: the app could not download the part that reads and writes links, so the page still shows the previous entry; check the connection/);
     assert.equal((await chipAndB(page)).B, '2048', 'the page is as it was');
     assert.ok(await page.evaluate(() => location.search.includes('B:512')), 'the address is the entry gone back to');
     await stillComputes(page);

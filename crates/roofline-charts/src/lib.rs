@@ -21,8 +21,11 @@ pub mod theme;
 
 pub use batch::{batch_csv, batch_for, draw_batch, BatchChart, BatchSeries};
 pub use plotters::prelude::DrawingBackend;
-pub use roofline::{draw_roofline, BandwidthLine, OpMarker, PlotFrame, Region, RooflineChart};
-pub use spec::{roofline_for_chip, roofline_for_view};
+pub use roofline::{
+    draw_roofline, draw_roofline_points, nearest, BandwidthLine, OpMarker, PlotFrame, PointMark,
+    Region, RooflineChart,
+};
+pub use spec::{point_marks, roofline_for_chip, roofline_for_view};
 pub use theme::Theme;
 
 use plotters::prelude::*;

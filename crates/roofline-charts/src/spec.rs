@@ -84,3 +84,35 @@ pub fn roofline_for_chip(
         log: true,
     })
 }
+
+/// Measured kernels as the roofline's points, placed under `roof`, most
+/// important first: those whose reaching the roof would save the most
+/// time, then the farthest under it (labels go to the first that fit).
+pub fn point_marks(
+    kernels: &[roofline_core::points::Kernel],
+    roof: &roofline_core::points::Roof,
+) -> Vec<crate::PointMark> {
+    use roofline_core::points::{place, table, Binding};
+    let placed: Vec<_> = kernels.iter().map(|k| place(k, roof)).collect();
+    let mut order = table::order(&placed, table::SortKey::Fraction, false);
+    order.sort_by(|&a, &b| {
+        let saved = |i: usize| {
+            placed
+                .get(i)
+                .and_then(|p| p.saved)
+                .unwrap_or(f64::NEG_INFINITY)
+        };
+        saved(b).total_cmp(&saved(a))
+    });
+    order
+        .into_iter()
+        .filter_map(|i| placed.get(i).map(|p| (i, p)))
+        .map(|(index, p)| crate::PointMark {
+            intensity: p.kernel.intensity,
+            rate: p.kernel.rate,
+            label: roofline_core::format::clip(&p.kernel.name, 24),
+            index,
+            memory: p.binding == Binding::Memory,
+        })
+        .collect()
+}

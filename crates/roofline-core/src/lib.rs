@@ -21,6 +21,7 @@ pub mod learn;
 pub mod network;
 pub mod num;
 pub mod op;
+pub mod points;
 pub mod quiz;
 pub mod report;
 pub mod roofline;

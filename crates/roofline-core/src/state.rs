@@ -165,6 +165,9 @@ pub struct AppState {
     pub quiz: QuizState,
     /// The Learn page's open step, from 1 to [`crate::learn::STEP_COUNT`].
     pub step: u32,
+    /// Measured kernels on the roofline, in the link's compact form
+    /// ([`crate::points::compact`]); empty for none.
+    pub points: String,
 }
 
 impl Default for AppState {
@@ -174,6 +177,7 @@ impl Default for AppState {
             calc: CalcState::default(),
             quiz: QuizState::default(),
             step: 1,
+            points: String::new(),
         }
     }
 }

@@ -61,6 +61,18 @@ fn examples_mean_what_the_text_says() {
     assert_eq!(s.calc.batch_scale, ChartScale::Log);
     assert_eq!(s.calc.chips, 2);
 
+    let s = example("pts=");
+    assert_eq!(s.calc.chip, "h100");
+    let (kernels, errors) = roofline_core::points::compact::decode(&s.points);
+    assert!(errors.is_empty());
+    assert_eq!(kernels.len(), 2);
+    assert_eq!(kernels[0].name, "gemm");
+    assert_eq!(kernels[0].intensity, 512.0);
+    assert_eq!(kernels[0].rate, 6.1e14);
+    assert_eq!(kernels[0].time, Some(0.0021));
+    assert_eq!(kernels[1].name, "softmax");
+    assert_eq!(kernels[1].time, None);
+
     let s = example("bs=lin");
     assert_eq!(s.calc.chip, "v6e");
     assert_eq!(s.calc.batch_scale, ChartScale::Linear);

@@ -151,8 +151,9 @@ fn app_state() -> impl Strategy<Value = AppState> {
         prop_oneof![Just(1u32), 1..=100u32],
         prop_oneof![Just(0u64), any::<u64>()],
         prop_oneof![Just(1u32), 1..=STEP_COUNT],
+        kernels(),
     )
-        .prop_map(|(view, calc, q, part, seed, step)| AppState {
+        .prop_map(|(view, calc, q, part, seed, step, points)| AppState {
             view,
             calc,
             quiz: QuizState {
@@ -161,7 +162,29 @@ fn app_state() -> impl Strategy<Value = AppState> {
                 seed,
             },
             step,
+            points,
         })
+}
+
+/// Measured kernels in their link form: names with the separators and
+/// escapes in them, any positive numbers, with or without a time.
+fn kernels() -> impl Strategy<Value = String> {
+    let kernel = (
+        "[a-z:,\\\\ <>é]{0,12}",
+        1e-6f64..1e9,
+        1.0f64..1e19,
+        prop::option::of(1e-12f64..1e6),
+    )
+        .prop_map(
+            |(name, intensity, rate, time)| roofline_core::points::Kernel {
+                name: name.trim().to_string(),
+                intensity,
+                rate,
+                time,
+            },
+        );
+    prop::collection::vec(kernel, 0..5)
+        .prop_map(|ks| roofline_core::points::compact::encode(&ks).unwrap_or_default())
 }
 
 /// What every decoded result must satisfy, whatever the input.
@@ -347,4 +370,12 @@ proptest! {
         }
         check_decoded(&decode(&format!("{}{junk}{}", &link[..at], &link[at..])));
     }
+}
+
+#[test]
+fn the_default_state_is_the_default_query() {
+    assert_eq!(
+        encode(&AppState::default()),
+        roofline_core::url::DEFAULT_QUERY
+    );
 }

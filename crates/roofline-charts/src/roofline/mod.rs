@@ -7,7 +7,10 @@
 //! `regions`.
 
 mod hover;
+mod points;
 mod regions;
+
+pub use points::{nearest, PointMark};
 
 pub use regions::Region;
 
@@ -83,16 +86,29 @@ impl RooflineChart {
     /// left edge to above the roof, on whole decades; on linear axes from
     /// zero to a little above the roof.
     pub fn y_range(&self) -> (f64, f64) {
+        self.y_range_over(std::iter::empty())
+    }
+
+    /// The y range with `points` in it as well.
+    fn y_range_with(&self, points: &[PointMark]) -> (f64, f64) {
+        self.y_range_over(points.iter().map(|p| p.rate))
+    }
+
+    /// The y range with the throughputs `extra` in it as well (generic, so
+    /// that the calculator's copy, with none, is the plain one).
+    fn y_range_over(&self, extra: impl Iterator<Item = f64> + Clone) -> (f64, f64) {
+        let top = extra.clone().fold(self.peak, f64::max);
         if !self.log {
-            return (0.0, self.peak * 1.15);
+            return (0.0, top * 1.15);
         }
         let lo = self
             .lines
             .iter()
             .map(|l| attained(self.peak, l.bandwidth, self.x_range.0))
+            .chain(extra)
             .fold(self.peak, f64::min);
         let lo = pow10(lo.log10().floor());
-        let hi = pow10((self.peak.log10() + 0.35).ceil());
+        let hi = pow10((top.log10() + 0.35).ceil());
         (lo, hi)
     }
 
@@ -161,11 +177,23 @@ impl RooflineChart {
     /// outermost bends and markers; on linear axes from zero to a little
     /// past the farthest of them, so every bend is seen.
     pub fn fit_x(&mut self) {
+        self.fit_x_over(std::iter::empty());
+    }
+
+    /// Fits the x range as [`RooflineChart::fit_x`] does, with `points`
+    /// in it as well.
+    pub fn fit_x_with(&mut self, points: &[PointMark]) {
+        self.fit_x_over(points.iter().map(|p| p.intensity));
+    }
+
+    /// [`RooflineChart::fit_x`] with the intensities `extra` as well.
+    fn fit_x_over(&mut self, extra: impl Iterator<Item = f64>) {
         let xs = self
             .lines
             .iter()
             .map(|l| l.critical)
             .chain(self.markers.iter().map(|m| m.intensity))
+            .chain(extra)
             .filter(|x| x.is_finite() && *x > 0.0);
         if self.log {
             self.x_range = roofline_core::roofline::log_span(xs);
@@ -229,13 +257,43 @@ pub fn draw_roofline<DB: DrawingBackend>(
     theme: &Theme,
     scale: f64,
 ) -> Result<PlotFrame, String> {
+    draw::<DB, false>(area, chart, &[], theme, scale)
+}
+
+/// Draws `chart` with measured kernels on it: [`draw_roofline`] plus a ring
+/// per point, in the colour of what binds it, and the first points' names
+/// where they fit. The axes take the points in.
+pub fn draw_roofline_points<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    chart: &RooflineChart,
+    points: &[PointMark],
+    theme: &Theme,
+    scale: f64,
+) -> Result<PlotFrame, String> {
+    draw::<DB, true>(area, chart, points, theme, scale)
+}
+
+/// The one drawing body. `POINTS` is false for the calculator's chart, so
+/// that its copy (in the first load) has none of the points' code.
+fn draw<DB: DrawingBackend, const POINTS: bool>(
+    area: &DrawingArea<DB, Shift>,
+    chart: &RooflineChart,
+    points: &[PointMark],
+    theme: &Theme,
+    scale: f64,
+) -> Result<PlotFrame, String> {
+    let points = if POINTS { points } else { &[] };
     area.fill(&theme.background).map_err(err)?;
     let (xlo, xhi) = chart.x_range;
     let lowest = if chart.log { xlo > 0.0 } else { xlo >= 0.0 };
     if !(xlo.is_finite() && xhi.is_finite() && lowest && xhi > xlo && chart.peak > 0.0) {
         return Err("the chart has no valid range".to_string());
     }
-    let (ylo, yhi) = chart.y_range();
+    let (ylo, yhi) = if POINTS {
+        chart.y_range_with(points)
+    } else {
+        chart.y_range()
+    };
     let px = |v: f64| (v * scale).round() as i32;
     let text_style = |size: f64, c: RGBColor| text_style_scaled(size * scale, c);
 
@@ -348,6 +406,17 @@ pub fn draw_roofline<DB: DrawingBackend>(
         }
     }
 
+    // Measured kernels: rings, in the colour of what binds them.
+    let point_color = |p: &PointMark| {
+        if p.memory {
+            chart.line_color(0, theme)
+        } else {
+            theme.roof
+        }
+    };
+    let in_plot =
+        |p: &&PointMark| p.intensity >= xlo && p.intensity <= xhi && p.rate >= ylo && p.rate <= yhi;
+
     // Labels, most important first, each where it overlaps nothing.
     // The legend names each line and each marker.
     let mut entries: Vec<LegendEntry> = chart
@@ -362,6 +431,28 @@ pub fn draw_roofline<DB: DrawingBackend>(
     let plot = ctx.strip_coord_spec();
     let at = |x: f64, y: f64| plot_point(ctx, (x, y));
     let d = px(6.0);
+    // Measured kernels: a ring each, in the colour of what binds them; of
+    // the kernels that land in one 3-pixel cell only the first (the most
+    // important) is drawn, so ten thousand cost what the cells hold.
+    let shown = if POINTS {
+        points::distinct(
+            points
+                .iter()
+                .filter(in_plot)
+                .map(|p| (p, at(p.intensity, p.rate))),
+            px(3.0).max(1),
+        )
+    } else {
+        Vec::new()
+    };
+    for (p, xy) in &shown {
+        plot.draw(&Circle::new(
+            *xy,
+            px(4.0),
+            ShapeStyle::from(point_color(p)).stroke_width(px(2.0) as u32),
+        ))
+        .map_err(err)?;
+    }
     // What text must not cover: the bandwidth lines, the marker line and
     // every dot.
     let mut lines = Vec::new();
@@ -373,6 +464,7 @@ pub fn draw_roofline<DB: DrawingBackend>(
             dots.push(square(at(line.critical, chart.peak), px(5.0)));
         }
     }
+    dots.extend(shown.iter().map(|(_, xy)| square(*xy, px(5.0))));
     // The legend may hide part of the marker's vertical line, not the data.
     let legend = legend_layout(&plot, &entries, scale, &lines, &dots)?;
     for &m in &markers {
@@ -451,6 +543,21 @@ pub fn draw_roofline<DB: DrawingBackend>(
             )?;
             shown.push(text);
         }
+    }
+    // The first kernels' names, where they fit: beside the ring, clear of
+    // it and of the gap kept around it.
+    let r = px(9.0);
+    for &(p, (x, y)) in shown.iter().take(12) {
+        labels.place(
+            &p.label,
+            &text_style(11.0, point_color(p)),
+            &[
+                ((x + r, y), HPos::Left, VPos::Center),
+                ((x - r, y), HPos::Right, VPos::Center),
+                ((x, y - r), HPos::Center, VPos::Bottom),
+                ((x, y + r), HPos::Center, VPos::Top),
+            ],
+        )?;
     }
     if let Some(l) = &legend {
         draw_legend(&plot, l, &entries, theme, scale)?;

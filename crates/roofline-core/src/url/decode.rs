@@ -49,6 +49,7 @@ pub fn decode_with(query: &str, questions: &[(&str, u32)]) -> Decoded {
         calc,
         quiz: read_quiz(&mut p, &mut n, questions),
         step: read_step(&mut p, &mut n),
+        points: read_points(&mut p),
     };
     for e in &p.list {
         if e.used && e.count > 1 {
@@ -226,6 +227,13 @@ fn read_version_and_view(p: &mut Params, n: &mut Notes) -> View {
             View::default()
         }),
     }
+}
+
+/// Measured kernels (`pts`), kept as written: the measurements panel
+/// reads them (`points::compact::decode`) and lists each item that is not
+/// a kernel, so that reading a link needs none of that code.
+fn read_points(p: &mut Params) -> String {
+    p.take("pts").unwrap_or_default()
 }
 
 /// The Learn page's step: a whole number from 1 to [`STEP_COUNT`].

@@ -144,6 +144,9 @@ pub fn encode(state: &AppState) -> String {
     if state.step != 1 {
         put("step", state.step.to_string());
     }
+    if !state.points.is_empty() {
+        put("pts", state.points.clone());
+    }
     out.iter()
         .map(|(k, v)| format!("{}={}", escape(k), escape(v)))
         .collect::<Vec<_>>()

@@ -47,6 +47,10 @@ pub use crate::num::shortest as number;
 /// The schema version this build writes and reads.
 pub const VERSION: u32 = 1;
 
+/// What [`encode`] writes for the default state (a test checks it), so
+/// that the app can write it without the encoder.
+pub const DEFAULT_QUERY: &str = "v=1";
+
 /// The longest operation notation a link may carry, in characters.
 pub const MAX_OP_CHARS: usize = 400;
 

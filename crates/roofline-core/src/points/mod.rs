@@ -1,0 +1,150 @@
+//! Measured kernels under the roof: a pasted or dropped profile (CSV, TSV
+//! or JSON) read into kernels (`read`, with units from `units`), each placed
+//! against the chip's roof (`place`), the table of points (`table`), and the
+//! forms they travel in: the link's compact text (`compact`) and the CSV
+//! export (`export`). `example` builds the synthetic profile offered to try.
+//!
+//! None of this is in the calculator's first load: the app calls it only
+//! from the measurements panel's chunk.
+
+pub mod compact;
+pub mod example;
+pub mod export;
+pub mod place;
+pub mod read;
+pub mod table;
+pub mod units;
+
+pub use place::{place, Binding, Placed, Roof};
+pub use read::{read, Reading};
+
+/// What a column of the table holds; the preview lets the user change it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Field {
+    /// Not used.
+    Ignore,
+    /// The kernel's name.
+    Name,
+    /// FLOPs done (a count).
+    Flops,
+    /// Bytes moved to and from the memory level drawn first.
+    Bytes,
+    /// Measured time.
+    Time,
+    /// Attained throughput, FLOP/s.
+    Rate,
+    /// Arithmetic intensity, FLOPs/byte.
+    Intensity,
+    /// The operation in the book's notation, e.g. `bf16[B,D] * bf16[D,F] -> bf16[B,F]`.
+    Op,
+    /// The operation's sizes, e.g. `B=8 D=4096 F=4096`.
+    Sizes,
+}
+
+impl Field {
+    /// Every field, in the order the mapping's menus list them.
+    pub const ALL: [Field; 9] = [
+        Field::Ignore,
+        Field::Name,
+        Field::Flops,
+        Field::Bytes,
+        Field::Time,
+        Field::Rate,
+        Field::Intensity,
+        Field::Op,
+        Field::Sizes,
+    ];
+
+    /// The key used in menus and tests: `ignore`, `name`, `flops`, `bytes`,
+    /// `time`, `rate`, `intensity`, `op`, `sizes`.
+    pub fn key(self) -> &'static str {
+        match self {
+            Field::Ignore => "ignore",
+            Field::Name => "name",
+            Field::Flops => "flops",
+            Field::Bytes => "bytes",
+            Field::Time => "time",
+            Field::Rate => "rate",
+            Field::Intensity => "intensity",
+            Field::Op => "op",
+            Field::Sizes => "sizes",
+        }
+    }
+
+    /// The field of a key, or `None`.
+    pub fn from_key(key: &str) -> Option<Field> {
+        Field::ALL.into_iter().find(|f| f.key() == key)
+    }
+
+    /// What the mapping's menu shows: "FLOPs", "time", ...
+    pub fn label(self) -> &'static str {
+        match self {
+            Field::Ignore => "(not used)",
+            Field::Name => "name",
+            Field::Flops => "FLOPs",
+            Field::Bytes => "bytes",
+            Field::Time => "time",
+            Field::Rate => "FLOP/s",
+            Field::Intensity => "intensity (FLOPs/byte)",
+            Field::Op => "operation (notation)",
+            Field::Sizes => "sizes (B=… D=…)",
+        }
+    }
+}
+
+/// One measured kernel, in base units, ready to place under a roof.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Kernel {
+    /// Its name (from the table, or `row N` when it has none).
+    pub name: String,
+    /// Arithmetic intensity, FLOPs/byte: positive and finite.
+    pub intensity: f64,
+    /// Attained throughput, FLOP/s: positive and finite.
+    pub rate: f64,
+    /// Measured time in seconds, when the row gave one (FLOPs = rate × time).
+    pub time: Option<f64>,
+}
+
+impl Kernel {
+    /// FLOPs done, when the time is known.
+    pub fn flops(&self) -> Option<f64> {
+        self.time.map(|t| self.rate * t)
+    }
+
+    /// Bytes moved, when the time is known.
+    pub fn bytes(&self) -> Option<f64> {
+        self.flops().map(|f| f / self.intensity)
+    }
+}
+
+/// Where a problem is: the whole input, a line of CSV or TSV text
+/// (1-based, the header is line 1), or an item of a JSON list (1-based).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum At {
+    /// The whole input (too large, not a table, no usable columns, ...).
+    Input,
+    /// A line of CSV or TSV text, 1-based.
+    Line(usize),
+    /// An object of a JSON list, 1-based.
+    Item(usize),
+}
+
+/// A problem with one row, or with the whole input.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RowError {
+    /// Where it is.
+    pub at: At,
+    /// What is wrong, worded for the user: `time is negative (-3 ms)`.
+    pub message: String,
+}
+
+impl RowError {
+    /// The message as the list shows it: `line 4: time is negative (-3 ms)`.
+    pub fn text(&self) -> String {
+        match self.at {
+            At::Input => self.message.clone(),
+            At::Line(n) => format!("line {n}: {}", self.message),
+            At::Item(n) => format!("item {n}: {}", self.message),
+        }
+    }
+}

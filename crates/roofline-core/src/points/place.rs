@@ -1,0 +1,122 @@
+//! A kernel placed under the roof: the roof at its intensity, the fraction
+//! of it reached, what binds, and the time it would take at the roof.
+
+use crate::calc::CalcView;
+use crate::roofline::attained;
+
+use super::Kernel;
+
+/// What measured kernels are read against: one peak (the math's data type)
+/// and one bandwidth line (the memory level drawn first).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Roof {
+    /// Peak FLOP/s.
+    pub peak: f64,
+    /// The roof's key, the data type's name: `bf16`.
+    pub peak_key: String,
+    /// Bandwidth of the line, bytes/s.
+    pub bandwidth: f64,
+    /// The line's key, the level's: `hbm`.
+    pub line_key: String,
+    /// The line's name as shown: `HBM`.
+    pub line_name: String,
+}
+
+impl Roof {
+    /// The roof of what the calculator shows: its chip's peak at the math's
+    /// data type and its first level's bandwidth; `None` while the
+    /// calculator has no results.
+    pub fn for_view(v: &CalcView) -> Option<Roof> {
+        let (s, a) = (v.scenario.as_ref()?, v.analysis.as_ref()?);
+        let dtype = a.compute_dtype;
+        Some(Roof {
+            peak: s.chip.peak(dtype).ok()?,
+            peak_key: dtype.name().to_string(),
+            bandwidth: s.chip.bandwidth(v.level1).ok()?,
+            line_key: v.level1.key().to_string(),
+            line_name: v.level1.name().to_string(),
+        })
+    }
+
+    /// The roof at intensity `i`: `min(peak, i × bandwidth)`.
+    pub fn at(&self, i: f64) -> f64 {
+        attained(self.peak, self.bandwidth, i)
+    }
+
+    /// Where the line meets the roof, FLOPs/byte.
+    pub fn critical(&self) -> f64 {
+        self.peak / self.bandwidth
+    }
+}
+
+/// Which ceiling binds a kernel: the bandwidth line left of the critical
+/// intensity, the peak at or right of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Binding {
+    /// The memory line: bandwidth-bound.
+    Memory,
+    /// The peak: compute-bound.
+    Compute,
+}
+
+/// A kernel read against a roof.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Placed {
+    /// The kernel.
+    pub kernel: Kernel,
+    /// The roof at its intensity, FLOP/s.
+    pub roof: f64,
+    /// Attained over roof: 0 to 1 under the roof, above 1 over it.
+    pub fraction: f64,
+    /// What binds at its intensity.
+    pub binding: Binding,
+    /// The time at the roof, `FLOPs / roof` (= max(FLOPs/peak, bytes/bandwidth)),
+    /// when the time is known.
+    pub lower_bound: Option<f64>,
+    /// Measured time minus the time at the roof (what reaching the roof would
+    /// save; negative above the roof), when the time is known.
+    pub saved: Option<f64>,
+}
+
+impl Placed {
+    /// Above the roof: the numbers cannot all be right (see [`ABOVE_CAUSES`]).
+    pub fn above(&self) -> bool {
+        self.fraction > 1.0 + 1e-9
+    }
+
+    /// The key of the binding ceiling: the line's level (`hbm`) or the
+    /// roof's data type (`bf16`).
+    pub fn binding_key<'a>(&self, roof: &'a Roof) -> &'a str {
+        match self.binding {
+            Binding::Memory => &roof.line_key,
+            Binding::Compute => &roof.peak_key,
+        }
+    }
+}
+
+/// Likely reasons for a point above the roof, worded for the table.
+pub const ABOVE_CAUSES: [&str; 4] = [
+    "a unit misread (µs taken as ms, GB as GiB, FLOPs as TFLOPs)",
+    "a sparse peak taken for the dense one the chip really runs at",
+    "FLOPs counted once per multiply-add, where the roofline counts two",
+    "data served by a faster level (a cache or VMEM) than the line drawn, so fewer bytes crossed it than were counted",
+];
+
+/// Places `k` under `roof`.
+pub fn place(k: &Kernel, roof: &Roof) -> Placed {
+    let r = roof.at(k.intensity);
+    let binding = if k.intensity < roof.critical() {
+        Binding::Memory
+    } else {
+        Binding::Compute
+    };
+    let lower_bound = k.flops().map(|f| f / r);
+    Placed {
+        kernel: k.clone(),
+        roof: r,
+        fraction: k.rate / r,
+        binding,
+        lower_bound,
+        saved: k.time.zip(lower_bound).map(|(t, lb)| t - lb),
+    }
+}

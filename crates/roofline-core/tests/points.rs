@@ -1,0 +1,264 @@
+//! Measured kernels under the roof: placement against hand-derived numbers,
+//! the table's order, the link's compact form, the CSV export read back,
+//! and the example profile.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use proptest::prelude::*;
+use roofline_core::calc::{evaluate, CalcInput};
+use roofline_core::points::compact::{self, LINK_MAX_POINTS};
+use roofline_core::points::table::{self, SortKey};
+use roofline_core::points::{example, export, place, read, At, Binding, Kernel, Roof};
+
+/// TPU v5e's roof at bf16 against HBM (the catalogue's Google figures).
+fn v5e() -> Roof {
+    Roof {
+        peak: 1.97e14,
+        peak_key: "bf16".into(),
+        bandwidth: 8.2e11,
+        line_key: "hbm".into(),
+        line_name: "HBM".into(),
+    }
+}
+
+fn kernel(name: &str, intensity: f64, rate: f64, time: Option<f64>) -> Kernel {
+    Kernel {
+        name: name.into(),
+        intensity,
+        rate,
+        time,
+    }
+}
+
+fn close(a: f64, b: f64) -> bool {
+    ((a - b) / b).abs() < 1e-12
+}
+
+#[test]
+fn the_default_calculator_gives_the_v5e_roof() {
+    let v = evaluate(&CalcInput::default());
+    assert_eq!(Roof::for_view(&v), Some(v5e()));
+}
+
+#[test]
+fn placement_matches_hand_derivation() {
+    let r = v5e();
+    // Intensity 100 < 240.2: the HBM line binds; the roof there is
+    // 100 × 8.2e11 = 8.2e13; 4.1e13 is half of it. 1e12 FLOPs take at
+    // least 1e12 / 8.2e13 = 12.195 ms; measured 24.39 ms, so 12.195 ms
+    // would be saved.
+    let t = 1e12 / 4.1e13;
+    let p = place(&kernel("a", 100.0, 4.1e13, Some(t)), &r);
+    assert_eq!(p.binding, Binding::Memory);
+    assert_eq!(p.binding_key(&r), "hbm");
+    assert!(close(p.roof, 8.2e13));
+    assert!(close(p.fraction, 0.5));
+    assert!(close(p.lower_bound.unwrap(), 1e12 / 8.2e13));
+    assert!(close(p.saved.unwrap(), t - 1e12 / 8.2e13));
+    assert!(!p.above());
+    // The lower bound is max(FLOPs/peak, bytes/bandwidth).
+    let bytes = 1e12 / 100.0;
+    assert!(close(
+        p.lower_bound.unwrap(),
+        (1e12 / 1.97e14f64).max(bytes / 8.2e11)
+    ));
+
+    // Intensity 1000 > 240.2: the peak binds.
+    let p = place(&kernel("b", 1000.0, 0.75 * 1.97e14, None), &r);
+    assert_eq!(p.binding, Binding::Compute);
+    assert_eq!(p.binding_key(&r), "bf16");
+    assert!(close(p.fraction, 0.75));
+    assert_eq!(p.lower_bound, None);
+
+    // Twice the peak: above the roof.
+    let p = place(&kernel("c", 1000.0, 3.94e14, Some(1.0)), &r);
+    assert!(p.above());
+    assert!(p.saved.unwrap() < 0.0);
+    let row = table::row(0, &p, &r);
+    assert!(row.above);
+    assert_eq!(row.saved, "none");
+    assert_eq!(row.percent, "200%");
+
+    // Exactly at the critical intensity the peak binds (the bend).
+    let p = place(&kernel("d", r.critical(), 1e14, None), &r);
+    assert_eq!(p.binding, Binding::Compute);
+}
+
+#[test]
+fn readout_and_row_say_what_binds_and_the_times() {
+    let r = v5e();
+    let p = place(&kernel("half", 100.0, 4.1e13, Some(1e12 / 4.1e13)), &r);
+    assert_eq!(
+        table::readout(&p, &r),
+        "half: 41 TFLOP/s at 100 FLOPs/byte; the roof there is 82 TFLOP/s (HBM bandwidth binds), 50% of it reached; measured 24.4 ms, at least 12.2 ms at the roof"
+    );
+    let row = table::row(3, &p, &r);
+    assert_eq!(row.index, 3);
+    assert_eq!(row.binding, "HBM bandwidth");
+    assert_eq!(row.time, "24.4 ms");
+    assert_eq!(row.lower_bound, "12.2 ms");
+    assert_eq!(row.saved, "12.2 ms");
+    let q = place(&kernel("nt", 1000.0, 1e14, None), &r);
+    let row = table::row(0, &q, &r);
+    assert_eq!((row.time.as_str(), row.saved.as_str()), ("—", "—"));
+    assert_eq!(row.binding, "bf16 peak");
+}
+
+#[test]
+fn the_table_sorts_each_way_with_missing_values_last() {
+    let r = v5e();
+    let ks = [
+        kernel("a", 10.0, 4e12, Some(1.0)),
+        kernel("b", 1000.0, 1e14, None),
+        kernel("c", 50.0, 1e13, Some(3.0)),
+    ];
+    let placed: Vec<_> = ks.iter().map(|k| place(k, &r)).collect();
+    assert_eq!(table::order(&placed, SortKey::Intensity, false), [0, 2, 1]);
+    assert_eq!(table::order(&placed, SortKey::Intensity, true), [1, 2, 0]);
+    // Time: b has none, so it is last both ways.
+    assert_eq!(table::order(&placed, SortKey::Time, false), [0, 2, 1]);
+    assert_eq!(table::order(&placed, SortKey::Time, true), [2, 0, 1]);
+    // Fractions: a 4e12/8.2e12 = 0.488, b 1e14/1.97e14 = 0.508, c 1e13/4.1e13 = 0.244.
+    assert_eq!(table::order(&placed, SortKey::Fraction, false), [2, 0, 1]);
+    for k in SortKey::ALL {
+        assert_eq!(SortKey::from_key(k.key()), Some(k));
+    }
+}
+
+#[test]
+fn the_link_form_round_trips_names_with_separators() {
+    let ks = vec![
+        kernel("a:b,c\\d", 100.0, 4.1e13, Some(0.024390243902439025)),
+        kernel("", 0.1, 1.0, None),
+        kernel("<script>alert(1)</script>", 3.0, 1e12, Some(1e-6)),
+    ];
+    let text = compact::encode(&ks).unwrap();
+    assert_eq!(
+        text,
+        "a\\:b\\,c\\\\d:100:4.1e13:0.024390243902439025,:0.1:1,<script>alert(1)</script>:3:1e12:1e-6"
+    );
+    let (back, errors) = compact::decode(&text);
+    assert!(errors.is_empty(), "{errors:?}");
+    assert_eq!(back, ks);
+}
+
+#[test]
+fn the_link_form_has_limits_and_says_what_is_wrong() {
+    let many: Vec<Kernel> = (0..=LINK_MAX_POINTS)
+        .map(|i| kernel(&format!("k{i}"), 1.0 + i as f64, 1e12, None))
+        .collect();
+    assert_eq!(compact::encode(&many), None);
+    assert!(compact::encode(&many[..LINK_MAX_POINTS]).is_some());
+    // A long name is clipped to 40 characters.
+    let long = "x".repeat(100);
+    let t = compact::encode(&[kernel(&long, 1.0, 1.0, None)]).unwrap();
+    let (k, _) = compact::decode(&t);
+    assert_eq!(k[0].name.chars().count(), 40);
+
+    for bad in [
+        "a:x:1",
+        "a:-1:5",
+        "a:1:0",
+        "a:1:5:NaN",
+        "a:1:5:-2",
+        "a:1",
+        "a:1:2:3:4",
+        "a:inf:1",
+    ] {
+        let (k, e) = compact::decode(bad);
+        assert!(k.is_empty(), "{bad}");
+        assert_eq!(e.len(), 1, "{bad}");
+        assert_eq!(e[0].at, At::Item(1));
+        assert!(!e[0].text().contains("NaN") && !e[0].text().contains("inf,"));
+    }
+    let (k, e) = compact::decode("good:100:4.1e13,bad:x:1,neg:-1:5");
+    assert_eq!(k.len(), 1);
+    assert_eq!(
+        e.iter().map(|e| e.at).collect::<Vec<_>>(),
+        [At::Item(2), At::Item(3)]
+    );
+    let (k, e) = compact::decode(&"a:1:1,".repeat(5000));
+    assert!(k.is_empty());
+    assert_eq!(e[0].at, At::Input);
+    // More items than a link carries: the first ones, and a notice.
+    let text = vec!["a:1:1"; LINK_MAX_POINTS + 3].join(",");
+    let (k, e) = compact::decode(&text);
+    assert_eq!(k.len(), LINK_MAX_POINTS);
+    assert_eq!(e.len(), 1);
+}
+
+#[test]
+fn the_export_reads_back_as_the_same_kernels() {
+    let r = v5e();
+    let ks = vec![
+        kernel("half, \"quoted\"", 100.0, 4.1e13, Some(1e12 / 4.1e13)),
+        kernel("no time", 1000.0, 1e14, None),
+    ];
+    let csv = export::csv(&ks, &r);
+    assert!(csv.starts_with(&export::HEADER.join(",")));
+    let reading = read(&csv, &[]);
+    assert!(reading.errors.is_empty(), "{:?}", reading.errors);
+    assert_eq!(reading.kernels.len(), 2);
+    for (a, b) in reading.kernels.iter().zip(&ks) {
+        assert_eq!(a.name, b.name);
+        assert!(
+            close(a.intensity, b.intensity),
+            "{} {}",
+            a.intensity,
+            b.intensity
+        );
+        assert!(close(a.rate, b.rate));
+        match (a.time, b.time) {
+            (Some(x), Some(y)) => assert!(close(x, y)),
+            (None, None) => {}
+            other => panic!("{other:?}"),
+        }
+    }
+}
+
+#[test]
+fn the_example_reaches_the_efficiencies_it_was_built_with() {
+    let r = v5e();
+    let text = example::profile(&r);
+    let reading = read(&text, &[]);
+    assert!(reading.errors.is_empty(), "{:?}", reading.errors);
+    assert_eq!(reading.kernels.len(), 6);
+    let want = [0.78, 0.7, 0.85, 0.6, 0.9, 0.35];
+    for (k, eff) in reading.kernels.iter().zip(want) {
+        assert!(k.name.starts_with("example: "));
+        let f = place(k, &r).fraction;
+        // Times are printed to three significant digits.
+        assert!((f / eff - 1.0).abs() < 0.006, "{}: {f} vs {eff}", k.name);
+    }
+    // Both sides of the bend.
+    let bindings: Vec<_> = reading
+        .kernels
+        .iter()
+        .map(|k| place(k, &r).binding)
+        .collect();
+    assert!(bindings.contains(&Binding::Memory) && bindings.contains(&Binding::Compute));
+}
+
+proptest! {
+    #[test]
+    fn any_kernels_round_trip_through_the_link(
+        ks in prop::collection::vec(
+            ("[ -~é→]{0,30}", 1e-6f64..1e9, 1e-3f64..1e19, prop::option::of(1e-12f64..1e6)),
+            0..LINK_MAX_POINTS,
+        )
+    ) {
+        let ks: Vec<Kernel> = ks.into_iter().map(|(n, i, r, t)| kernel(&n, i, r, t)).collect();
+        let text = compact::encode(&ks).unwrap();
+        let (back, errors) = compact::decode(&text);
+        prop_assert!(errors.is_empty());
+        prop_assert_eq!(back, ks);
+    }
+
+    #[test]
+    fn any_link_text_decodes_without_panicking(s in "[ -~]{0,200}") {
+        let (k, e) = compact::decode(&s);
+        prop_assert!(k.len() <= LINK_MAX_POINTS);
+        for e in e {
+            prop_assert!(!e.text().contains("NaN"));
+        }
+    }
+}

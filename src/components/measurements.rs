@@ -1,0 +1,305 @@
+//! The measurements panel's body (in the measure chunk): paste, drop or
+//! load a table, check the column mapping and each row's problem, apply,
+//! and read the kernels against the roof in a sortable table.
+
+use std::sync::Arc;
+
+use leptos::prelude::*;
+use roofline_charts::{point_marks, roofline_for_view};
+use roofline_core::calc::CalcView;
+use roofline_core::points::compact::{self, LINK_MAX_POINTS};
+use roofline_core::points::place::ABOVE_CAUSES;
+use roofline_core::points::table::SortKey;
+use roofline_core::points::{example, export, place, read, Field, Kernel, Roof, RowError};
+
+use super::point_table::PointTable;
+use super::points_chart::{PointsChart, PointsSpec};
+use crate::download::{data_url, download};
+
+/// The panel's body.
+#[component]
+pub fn Measurements(
+    /// The calculator's last valid results: the roof the points are read against.
+    results: Memo<Arc<CalcView>>,
+    /// The measurements in the link's compact form (empty when none, or
+    /// when there are too many for a link).
+    points: RwSignal<String>,
+    /// The text pasted, dropped or loaded.
+    pasted: RwSignal<String>,
+    /// Log-log axes (the calculator's roofline setting).
+    log: RwSignal<bool>,
+) -> impl IntoView {
+    // The kernels on the chart, and the problems of the link's `pts`.
+    let (start, link_errors) = points.with_untracked(|p| link_kernels(p));
+    let kernels = RwSignal::new(start);
+    let link_errors = RwSignal::new(link_errors);
+    // The user's column choices, by header.
+    let mapping = RwSignal::new(Vec::<(String, Field)>::new());
+    let reading = Memo::new(move |_| {
+        let text = pasted.get();
+        let choices = mapping.get();
+        let first = read(&text, &[]);
+        let by_index: Vec<(usize, Field)> = first
+            .columns
+            .iter()
+            .enumerate()
+            .filter_map(|(i, c)| {
+                choices
+                    .iter()
+                    .find(|(h, _)| *h == c.header)
+                    .map(|(_, f)| (i, *f))
+            })
+            .collect();
+        if by_index.is_empty() {
+            first
+        } else {
+            read(&text, &by_index)
+        }
+    });
+    let roof = Memo::new(move |_| results.with(|v| Roof::for_view(v)));
+    let chart = Memo::new(move |_| -> Result<PointsSpec, String> {
+        let log = log.get();
+        let mut c = results.with(|v| roofline_for_view(v, log))?;
+        let r = roof.get().ok_or("Nothing to draw yet.")?;
+        let marks = kernels.with(|k| point_marks(k, &r));
+        c.fit_x_with(&marks);
+        Ok(Arc::new((c, marks)))
+    });
+    // Back / forward to an entry with other measurements in its link.
+    Effect::new(move |_| {
+        let p = points.get();
+        let same = kernels.with_untracked(|k| compact::encode(k).unwrap_or_default() == p);
+        let too_many = kernels.with_untracked(|k| k.len() > LINK_MAX_POINTS);
+        // Kept: the same kernels, or too many for the link (which then has none).
+        let keep = same || (p.is_empty() && too_many);
+        if !keep {
+            let (k, e) = link_kernels(&p);
+            kernels.set(k);
+            link_errors.set(e);
+        }
+    });
+    let publish = move |ks: Vec<Kernel>| {
+        points.set(compact::encode(&ks).unwrap_or_default());
+        kernels.set(ks);
+        link_errors.set(Vec::new());
+    };
+    let apply = move |_| publish(reading.with_untracked(|r| r.kernels.clone()));
+    let try_example = move |_| {
+        if let Some(r) = roof.get_untracked() {
+            pasted.set(example::profile(&r));
+            mapping.set(Vec::new());
+            publish(reading.with_untracked(|r| r.kernels.clone()));
+        }
+    };
+    let clear = move |_| {
+        pasted.set(String::new());
+        mapping.set(Vec::new());
+        publish(Vec::new());
+    };
+    let save_error = RwSignal::new(None::<String>);
+    let save = move |_| {
+        let text = roof.with_untracked(|r| {
+            r.as_ref()
+                .map(|r| kernels.with_untracked(|k| export::csv(k, r)))
+        });
+        let result = match text {
+            Some(t) => download("measurements.csv", &data_url("text/csv", &t)),
+            None => Err("the calculator has no roof to read the points against".to_string()),
+        };
+        save_error.set(result.err());
+    };
+    let load_file = move |ev: leptos::ev::Event| {
+        use wasm_bindgen::JsCast;
+        let file = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+            .and_then(|i| i.files())
+            .and_then(|f| f.get(0));
+        read_file(file, pasted, mapping);
+    };
+    let drop_file = move |ev: leptos::ev::DragEvent| {
+        let file = ev
+            .data_transfer()
+            .and_then(|d| d.files())
+            .and_then(|f| f.get(0));
+        if file.is_some() {
+            ev.prevent_default();
+            read_file(file, pasted, mapping);
+        }
+    };
+
+    let errors = move || {
+        let mut all: Vec<RowError> = link_errors.get();
+        all.extend(reading.with(|r| r.errors.clone()));
+        all.iter()
+            .take(50)
+            .map(|e| view! { <li>{e.text()}</li> })
+            .collect_view()
+    };
+    let error_count =
+        Memo::new(move |_| link_errors.with(Vec::len) + reading.with(|r| r.errors.len()));
+    let notes = move || {
+        reading.with(|r| {
+            r.notes
+                .iter()
+                .map(|n| view! { <li>{n.clone()}</li> })
+                .collect_view()
+        })
+    };
+    let columns = move || {
+        reading.with(|r| {
+            r.columns
+                .iter()
+                .map(|c| {
+                    let header = c.header.clone();
+                    let current = c.field;
+                    let options = Field::ALL
+                        .iter()
+                        .map(|f| {
+                            view! {
+                                <option value=f.key() selected=*f == current>{f.label()}</option>
+                            }
+                        })
+                        .collect_view();
+                    let h = header.clone();
+                    view! {
+                        <li>
+                            <label>
+                                <span class="col-name">{header.clone()}</span>
+                                {(!c.unit.is_empty()).then(|| format!(" ({})", c.unit))}
+                                " → "
+                                <select
+                                    data-testid="points-map"
+                                    data-column=header.clone()
+                                    on:change=move |ev| {
+                                        let f = Field::from_key(&event_target_value(&ev))
+                                            .unwrap_or(Field::Ignore);
+                                        let h = h.clone();
+                                        mapping.update(|m| {
+                                            m.retain(|(k, _)| *k != h);
+                                            m.push((h, f));
+                                        });
+                                    }
+                                >
+                                    {options}
+                                </select>
+                            </label>
+                        </li>
+                    }
+                })
+                .collect_view()
+        })
+    };
+    let ready = move || reading.with(|r| r.kernels.len());
+    let link_note = move || {
+        let n = kernels.with(Vec::len);
+        (n > LINK_MAX_POINTS).then(|| {
+            view! {
+                <p class="note" data-testid="points-link-note">
+                    {format!(
+                        "These {n} kernels are more than a link carries (up to {LINK_MAX_POINTS}), so the link leaves them out. “Save measurements” downloads them as CSV; pasting or loading that file here reads them back."
+                    )}
+                </p>
+            }
+        })
+    };
+    let any_above = Memo::new(move |_| {
+        roof.with(|r| {
+            r.as_ref()
+                .is_some_and(|r| kernels.with(|ks| ks.iter().any(|k| place(k, r).above())))
+        })
+    });
+    let sort = RwSignal::new((SortKey::Saved, true));
+    let has_points = Memo::new(move |_| kernels.with(|k| !k.is_empty()));
+    view! {
+        <style>{STYLE}</style>
+        <div class="measure-body">
+            <p class="note">
+                "Paste or drop a table from a profiler: one row per kernel, with FLOPs, bytes and a time; or FLOP/s and an intensity; or a time and an operation in the book’s notation with its sizes. CSV, TSV and JSON are read in the page: nothing is sent anywhere. See docs/measurements.md for the columns and units read."
+            </p>
+            <label class="measure-input">
+                "Measurements (CSV, TSV or JSON)"
+                <textarea
+                    data-testid="points-input"
+                    rows="6"
+                    spellcheck="false"
+                    placeholder="name,flops,bytes,time_ms\nmatmul,1.1e12,5.2e8,7.9"
+                    prop:value=move || pasted.get()
+                    on:input=move |ev| pasted.set(event_target_value(&ev))
+                    on:dragover=|ev: leptos::ev::DragEvent| ev.prevent_default()
+                    on:drop=drop_file
+                ></textarea>
+            </label>
+            <div class="actions">
+                <button type="button" data-testid="points-apply" on:click=apply>
+                    {move || format!("Add measurements ({})", ready())}
+                </button>
+                <label class="file">
+                    "Load a file "
+                    <input type="file" data-testid="points-file" accept=".csv,.tsv,.txt,.json,text/csv,application/json" on:change=load_file />
+                </label>
+                <button type="button" data-testid="points-example" on:click=try_example>"Try an example"</button>
+                <button type="button" data-testid="points-clear" on:click=clear>"Clear"</button>
+            </div>
+            <ul class="measure-map" data-testid="points-mapping" aria-label="Columns read">{columns}</ul>
+            <ul class="notes-list" data-testid="points-notes">{notes}</ul>
+            <section class="measure-errors" data-testid="points-errors" aria-live="polite">
+                {move || (error_count.get() > 0).then(|| view! {
+                    <p class="error">{format!("{} problem(s); these rows are not plotted:", error_count.get())}</p>
+                })}
+                <ul>{errors}</ul>
+            </section>
+            {link_note}
+            {move || has_points.get().then(|| view! { <PointsChart spec=chart kernels=kernels roof=roof /> })}
+            <PointTable kernels=kernels roof=roof sort=sort />
+            {move || any_above.get().then(|| view! {
+                <div class="note above-note" data-testid="points-above">
+                    <p>"A point above the roof cannot be right as drawn. Likely causes:"</p>
+                    <ul>{ABOVE_CAUSES.iter().map(|c| view! { <li>{*c}</li> }).collect_view()}</ul>
+                </div>
+            })}
+            <div class="actions">
+                <button type="button" data-testid="points-save" on:click=save>"Save measurements (CSV)"</button>
+            </div>
+            {move || save_error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
+            <p class="note">"Points are read against the first memory line and the peak at the math’s data type; each is coloured by what binds it. Hover a point on the chart for its numbers."</p>
+        </div>
+    }
+}
+
+/// Reads a dropped or chosen file's text into the input.
+fn read_file(
+    file: Option<web_sys::File>,
+    pasted: RwSignal<String>,
+    mapping: RwSignal<Vec<(String, Field)>>,
+) {
+    let Some(file) = file else { return };
+    leptos::task::spawn_local(async move {
+        let text = wasm_bindgen_futures::JsFuture::from(file.text()).await;
+        match text.ok().and_then(|t| t.as_string()) {
+            Some(t) => {
+                mapping.set(Vec::new());
+                pasted.set(t);
+            }
+            // Unreadable (not text): what is in the box stays.
+            None => pasted.update(|p| {
+                if p.is_empty() {
+                    p.push_str("# The file could not be read as text.");
+                }
+            }),
+        }
+    });
+}
+
+/// The kernels of the link's `pts`, and its problems, each saying it is
+/// the link's.
+fn link_kernels(pts: &str) -> (Vec<Kernel>, Vec<RowError>) {
+    let (k, mut e) = compact::decode(pts);
+    for err in &mut e {
+        err.message = format!("{} (in the link's pts)", err.message);
+    }
+    (k, e)
+}
+
+/// The panel's own style, downloaded with its chunk.
+const STYLE: &str = ".measure textarea{width:100%;box-sizing:border-box;font:0.85rem ui-monospace,Menlo,Consolas,monospace;background:var(--panel);color:var(--text);border:1px solid var(--border);border-radius:6px}.measure-map{display:flex;flex-wrap:wrap;gap:0.25rem 1rem;padding:0;list-style:none;font-size:0.85rem}.point-table tr.above{color:var(--error)}.measure .chart{margin:1rem 0 0}.measure input[type=file]{max-width:100%}";
