@@ -215,7 +215,7 @@ pub fn Measurements(
         <style>{STYLE}</style>
         <div class="measure-body">
             <p class="note">
-                "Paste or drop a table from a profiler: one row per kernel, with FLOPs, bytes and a time; or FLOP/s and an intensity; or a time and an operation in the book’s notation with its sizes. CSV, TSV and JSON are read in the page: nothing is sent anywhere. See docs/measurements.md for the columns and units read."
+                "Paste or drop a table from a profiler: one row per kernel, with FLOPs, bytes and a time; or FLOP/s and an intensity; or a time and an operation in the book’s notation with its sizes. Headers such as flops, gflop, dram_bytes, time_ms, duration_us, flop/s and intensity are recognised, with units in the header or the cell (µs, ms, GB, GiB, TFLOP). CSV, TSV and JSON are read in the page: nothing is sent anywhere."
             </p>
             <label class="measure-input">
                 "Measurements (CSV, TSV or JSON)"

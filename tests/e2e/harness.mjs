@@ -166,7 +166,11 @@ export function watchPage(page) {
   });
   page.on('pageerror', (err) => problems.push(`uncaught: ${err.message}`));
   page.on('dialog', async (d) => { problems.push(`dialog opened: ${d.message()}`); await d.dismiss(); });
-  page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`));
+  // A request the browser cancelled (ERR_ABORTED: the page navigated away
+  // while the icon was loading, say) is not a failure of the page.
+  page.on('requestfailed', (r) => {
+    if (r.failure()?.errorText !== 'net::ERR_ABORTED') problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`);
+  });
   return problems;
 }
 
