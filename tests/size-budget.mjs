@@ -6,13 +6,14 @@
 //   link load   what opening an address with a link downloads: the first
 //               load, the link reader and the shared chunk it needs;
 //   each chunk  a wasm the page downloads only when it is first needed
-//               (split_link.wasm: reading a link; split_quiz.wasm: the quiz;
-//               split_learn.wasm: the Learn page;
-//               split_compare.wasm: the chip comparison; split_svg.wasm:
+//               (split_link.wasm: reading and writing a link;
+//               split_quiz.wasm: the quiz; split_learn.wasm: the Learn
+//               page; split_compare.wasm: the chip comparison;
+//               split_measure.wasm: the measurements panel; split_svg.wasm:
 //               saving a chart as SVG; see scripts/build/build-wasm.sh).
 // Fails with the numbers when a file has no gzip copy; when the first
 // load, the link load or a chunk is above its enforced limit in
-// tests/size-budget.json; when the link, quiz, learn, compare or svg chunk is
+// tests/size-budget.json; when the link, quiz, learn, compare, measure or svg chunk is
 // missing (its code went back into the first load); or when a chunk has
 // no limit. Reports the distance to the target. The shared chunks (code
 // two split chunks use) may be absent.

@@ -2,9 +2,12 @@
 // the benchmark (bench/bench.mjs) both count them: every html/js/wasm/css
 // file under dist/, raw and gzip, split into what opening the page
 // downloads and the chunks it downloads only when they are first needed
-// (split_link.wasm when the address holds a link to read, split_quiz.wasm
-// when the quiz opens, split_learn.wasm when the Learn page opens, split_compare.wasm when the chip comparison opens,
-// split_svg.wasm when a chart is saved as SVG; see scripts/build/build-wasm.sh).
+// (split_link.wasm when the address holds a link to read or the first
+// change is written to it, split_quiz.wasm when the quiz opens,
+// split_learn.wasm when the Learn page opens, split_compare.wasm when the
+// chip comparison opens, split_measure.wasm when the measurements panel
+// opens, split_svg.wasm when a chart is saved as SVG; see
+// scripts/build/build-wasm.sh).
 //
 // A file's gzip size is that of the gzip copy the build ships next to it
 // (FILE.gz, zopfli: scripts/build/precompress.mjs), which a host serves as it

@@ -5,9 +5,10 @@
 # run by hand.
 #
 # Why not Trunk's own Rust pipeline: the page loads the calculator first, and
-# the quiz, the Learn page, the chip comparison and the SVG export only when
-# they are used (src/components/quiz_loader.rs, learn_loader.rs,
-# compare_panel.rs, src/svg_export.rs). The
+# the quiz, the Learn page, the chip comparison, the measurements panel, the
+# SVG export and the link reader and writer only when they are used
+# (src/components/quiz_loader.rs, learn_loader.rs, compare_panel.rs,
+# measure_panel.rs, src/svg_export.rs, src/link.rs). The
 # code that only one of them reaches is moved into its own wasm by
 # wasm-split-cli, and
 # that has to happen between the link and wasm-bindgen, where Trunk has no
@@ -16,7 +17,7 @@
 #   cargo build (linked with --emit-relocs, which wasm-split-cli needs, by
 #     scripts/build/link-wasm.sh: rust-lld without wasm-streams' unused exports)
 #   -> wasm-split-cli: main module + split_quiz.wasm + split_learn.wasm
-#      + split_compare.wasm
+#      + split_compare.wasm + split_measure.wasm + split_link.wasm
 #      + split_svg.wasm (+ chunk_<n>.wasm, code two of them use)
 #      + __wasm_split.js (the loader)
 #   -> wasm-bindgen --target web on the main module (--keep-lld-exports: the
@@ -61,7 +62,7 @@ cargo build --target wasm32-unknown-unknown --bin roofline-lab --locked "${profi
 
 rm -rf "$work"
 mkdir -p "$work/split" "$work/pkg"
-say "wasm-split-cli: calculator, quiz, learn, compare and svg chunks"
+say "wasm-split-cli: calculator, quiz, learn, compare, measure, link and svg chunks"
 wasm-split-cli --out-name roofline-lab \
   "$target_dir/wasm32-unknown-unknown/$profile/roofline-lab.wasm" "$work/split"
 chunks=("$work/split"/split_*.wasm)
