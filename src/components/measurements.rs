@@ -10,7 +10,7 @@ use roofline_core::calc::CalcView;
 use roofline_core::points::compact::{self, LINK_MAX_POINTS};
 use roofline_core::points::place::ABOVE_CAUSES;
 use roofline_core::points::table::SortKey;
-use roofline_core::points::{example, export, place, read, Field, Kernel, Roof, RowError};
+use roofline_core::points::{example, export, place, read, Field, Kernel, Placed, Roof, RowError};
 
 use super::point_table::PointTable;
 use super::points_chart::{PointsChart, PointsSpec};
@@ -57,11 +57,22 @@ pub fn Measurements(
         }
     });
     let roof = Memo::new(move |_| results.with(|v| Roof::for_view(v)));
+    // Every kernel placed once per change, for the chart, the table and
+    // the note on points above the roof.
+    let placed = Memo::new(move |_| -> Vec<Placed> {
+        roof.with(|r| {
+            r.as_ref()
+                .map(|r| kernels.with(|ks| ks.iter().map(|k| place(k, r)).collect()))
+                .unwrap_or_default()
+        })
+    });
     let chart = Memo::new(move |_| -> Result<PointsSpec, String> {
         let log = log.get();
         let mut c = results.with(|v| roofline_for_view(v, log))?;
-        let r = roof.get().ok_or("Nothing to draw yet.")?;
-        let marks = kernels.with(|k| point_marks(k, &r));
+        if roof.with(Option::is_none) {
+            return Err("Nothing to draw yet.".to_string());
+        }
+        let marks = placed.with(|p| point_marks(p));
         c.fit_x_with(&marks);
         Ok(Arc::new((c, marks)))
     });
@@ -203,12 +214,7 @@ pub fn Measurements(
             }
         })
     };
-    let any_above = Memo::new(move |_| {
-        roof.with(|r| {
-            r.as_ref()
-                .is_some_and(|r| kernels.with(|ks| ks.iter().any(|k| place(k, r).above())))
-        })
-    });
+    let any_above = Memo::new(move |_| placed.with(|p| p.iter().any(Placed::above)));
     let sort = RwSignal::new((SortKey::Saved, true));
     let has_points = Memo::new(move |_| kernels.with(|k| !k.is_empty()));
     view! {
@@ -251,7 +257,7 @@ pub fn Measurements(
             </section>
             {link_note}
             {move || has_points.get().then(|| view! { <PointsChart spec=chart kernels=kernels roof=roof /> })}
-            <PointTable kernels=kernels roof=roof sort=sort />
+            <PointTable placed=placed roof=roof sort=sort />
             {move || any_above.get().then(|| view! {
                 <div class="note above-note" data-testid="points-above">
                     <p>"A point above the roof cannot be right as drawn. Likely causes:"</p>

@@ -4,7 +4,7 @@
 
 use leptos::prelude::*;
 use roofline_core::points::table::{order, row, SortKey};
-use roofline_core::points::{place, Kernel, Roof};
+use roofline_core::points::{Placed, Roof};
 
 /// The most rows the table shows; the chart and the saved file have all.
 const MAX_ROWS: usize = 200;
@@ -12,8 +12,8 @@ const MAX_ROWS: usize = 200;
 /// The table of points.
 #[component]
 pub fn PointTable(
-    /// The kernels on the chart.
-    kernels: RwSignal<Vec<Kernel>>,
+    /// The kernels on the chart, placed under the roof (in input order).
+    placed: Memo<Vec<Placed>>,
     /// The roof they are read against; `None` while the calculator has no results.
     roof: Memo<Option<Roof>>,
     /// The column sorted on, and whether descending.
@@ -25,9 +25,8 @@ pub fn PointTable(
             let Some(r) = r else {
                 return Vec::new();
             };
-            kernels.with(|ks| {
-                let placed: Vec<_> = ks.iter().map(|k| place(k, r)).collect();
-                order(&placed, key, desc)
+            placed.with(|placed| {
+                order(placed, key, desc)
                     .into_iter()
                     .take(MAX_ROWS)
                     .filter_map(|i| placed.get(i).map(|p| row(i, p, r)))
@@ -63,7 +62,7 @@ pub fn PointTable(
             })
             .collect_view()
     };
-    let count = move || kernels.with(Vec::len);
+    let count = move || placed.with(Vec::len);
     let header = move |label: &'static str, key: Option<SortKey>| {
         let Some(key) = key else {
             return view! { <th scope="col">{label}</th> }.into_any();

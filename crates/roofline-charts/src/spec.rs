@@ -85,16 +85,12 @@ pub fn roofline_for_chip(
     })
 }
 
-/// Measured kernels as the roofline's points, placed under `roof`, most
-/// important first: those whose reaching the roof would save the most
-/// time, then the farthest under it (labels go to the first that fit).
-pub fn point_marks(
-    kernels: &[roofline_core::points::Kernel],
-    roof: &roofline_core::points::Roof,
-) -> Vec<crate::PointMark> {
-    use roofline_core::points::{place, table, Binding};
-    let placed: Vec<_> = kernels.iter().map(|k| place(k, roof)).collect();
-    let mut order = table::order(&placed, table::SortKey::Fraction, false);
+/// Kernels placed under a roof as the roofline's points, most important
+/// first: those whose reaching the roof would save the most time, then the
+/// farthest under it (labels go to the first that fit).
+pub fn point_marks(placed: &[roofline_core::points::Placed]) -> Vec<crate::PointMark> {
+    use roofline_core::points::{table, Binding};
+    let mut order = table::order(placed, table::SortKey::Fraction, false);
     order.sort_by(|&a, &b| {
         let saved = |i: usize| {
             placed
