@@ -3,7 +3,7 @@
 //! and the time reaching the roof would save.
 
 use leptos::prelude::*;
-use roofline_core::points::table::{order, row, SortKey};
+use roofline_core::points::table::{row, top, PointRow, SortKey};
 use roofline_core::points::{Placed, Roof};
 
 /// The most rows the table shows; the chart and the saved file have all.
@@ -19,44 +19,51 @@ pub fn PointTable(
     /// The column sorted on, and whether descending.
     sort: RwSignal<(SortKey, bool)>,
 ) -> impl IntoView {
-    let rows = move || {
+    // The rows shown, in order; their count changes only with the kernels.
+    let rows = Memo::new(move |_| {
         let (key, desc) = sort.get();
         roof.with(|r| {
             let Some(r) = r else {
                 return Vec::new();
             };
             placed.with(|placed| {
-                order(placed, key, desc)
+                top(placed, key, desc, MAX_ROWS)
                     .into_iter()
-                    .take(MAX_ROWS)
                     .filter_map(|i| placed.get(i).map(|p| row(i, p, r)))
-                    .collect()
+                    .collect::<Vec<PointRow>>()
             })
         })
-    };
+    });
+    let shown = Memo::new(move |_| rows.with(Vec::len));
+    // A row per slot, kept across edits: an edit changes the cells' text
+    // and attributes, not the elements (re-creating two hundred rows on
+    // each edit cost more than the frame has).
     let body = move || {
-        rows()
-            .into_iter()
-            .map(|r| {
+        (0..shown.get())
+            .map(|slot| {
+                let cell = move |part: fn(&PointRow) -> String| {
+                    move || rows.with(|r| r.get(slot).map(part).unwrap_or_default())
+                };
+                let above = move || rows.with(|r| r.get(slot).is_some_and(|r| r.above));
                 view! {
                     <tr
                         data-testid="point-row"
-                        data-fraction=r.fraction.to_string()
-                        data-binding=r.binding_key.clone()
-                        class:above=r.above
+                        data-fraction=cell(|r| r.fraction.to_string())
+                        data-binding=cell(|r| r.binding_key.clone())
+                        class:above=above
                     >
-                        <th scope="row">{r.name}</th>
-                        <td class="num">{r.intensity}</td>
-                        <td class="num">{r.attained}</td>
-                        <td class="num">{r.roof}</td>
+                        <th scope="row">{cell(|r| r.name.clone())}</th>
+                        <td class="num">{cell(|r| r.intensity.clone())}</td>
+                        <td class="num">{cell(|r| r.attained.clone())}</td>
+                        <td class="num">{cell(|r| r.roof.clone())}</td>
                         <td class="num" data-testid="point-percent">
-                            {r.percent}
-                            {r.above.then_some(" (above the roof)")}
+                            {cell(|r| r.percent.clone())}
+                            {move || above().then_some(" (above the roof)")}
                         </td>
-                        <td>{r.binding}</td>
-                        <td class="num">{r.time}</td>
-                        <td class="num">{r.lower_bound}</td>
-                        <td class="num">{r.saved}</td>
+                        <td>{cell(|r| r.binding.clone())}</td>
+                        <td class="num">{cell(|r| r.time.clone())}</td>
+                        <td class="num">{cell(|r| r.lower_bound.clone())}</td>
+                        <td class="num">{cell(|r| r.saved.clone())}</td>
                     </tr>
                 }
             })

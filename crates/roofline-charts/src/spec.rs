@@ -89,16 +89,22 @@ pub fn roofline_for_chip(
 /// first: those whose reaching the roof would save the most time, then the
 /// farthest under it (labels go to the first that fit).
 pub fn point_marks(placed: &[roofline_core::points::Placed]) -> Vec<crate::PointMark> {
-    use roofline_core::points::{table, Binding};
-    let mut order = table::order(placed, table::SortKey::Fraction, false);
-    order.sort_by(|&a, &b| {
-        let saved = |i: usize| {
-            placed
-                .get(i)
-                .and_then(|p| p.saved)
-                .unwrap_or(f64::NEG_INFINITY)
-        };
-        saved(b).total_cmp(&saved(a))
+    use roofline_core::points::Binding;
+    let saved = |i: usize| {
+        placed
+            .get(i)
+            .and_then(|p| p.saved)
+            .unwrap_or(f64::NEG_INFINITY)
+    };
+    let fraction = |i: usize| placed.get(i).map_or(f64::INFINITY, |p| p.fraction);
+    // One sort on a total order (ties in input order): this runs on every
+    // edit, with up to twenty thousand kernels.
+    let mut order: Vec<usize> = (0..placed.len()).collect();
+    order.sort_unstable_by(|&a, &b| {
+        saved(b)
+            .total_cmp(&saved(a))
+            .then(fraction(a).total_cmp(&fraction(b)))
+            .then(a.cmp(&b))
     });
     order
         .into_iter()
@@ -106,9 +112,49 @@ pub fn point_marks(placed: &[roofline_core::points::Placed]) -> Vec<crate::Point
         .map(|(index, p)| crate::PointMark {
             intensity: p.kernel.intensity,
             rate: p.kernel.rate,
-            label: roofline_core::format::clip(&p.kernel.name, 24),
+            label: p.kernel.name.clone(),
             index,
             memory: p.binding == Binding::Memory,
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+    use roofline_core::points::{place, Kernel, Roof};
+
+    use super::point_marks;
+
+    #[test]
+    fn marks_come_most_time_saved_first_then_farthest_under_the_roof() {
+        let roof = Roof {
+            peak: 1e14,
+            peak_key: "bf16".into(),
+            bandwidth: 1e12,
+            line_key: "hbm".into(),
+            line_name: "HBM".into(),
+        };
+        let k = |name: &str, rate: f64, time: Option<f64>| Kernel {
+            name: name.into(),
+            intensity: 1000.0,
+            rate,
+            time,
+        };
+        // At the roof each takes FLOPs / 1e14, so reaching it saves:
+        // a 1 - 0.5 = 0.5 s, b 2 - 0.2 = 1.8 s, c 2 - 0.5 = 1.5 s,
+        // e 2 - 1.5 = 0.5 s (a tie with a, which is farther under the roof:
+        // 50% against 75%), and d has no time (last).
+        let ks = [
+            k("a", 5e13, Some(1.0)),
+            k("b", 1e13, Some(2.0)),
+            k("c", 2.5e13, Some(2.0)),
+            k("d", 1e12, None),
+            k("e", 7.5e13, Some(2.0)),
+        ];
+        let placed: Vec<_> = ks.iter().map(|k| place(k, &roof)).collect();
+        let marks = point_marks(&placed);
+        let names: Vec<&str> = marks.iter().map(|m| &*m.label).collect();
+        assert_eq!(names, ["b", "c", "a", "e", "d"]);
+    }
 }

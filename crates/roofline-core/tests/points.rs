@@ -261,4 +261,40 @@ proptest! {
             prop_assert!(!e.text().contains("NaN"));
         }
     }
+
+    #[test]
+    fn the_tables_first_rows_are_the_first_of_a_full_stable_sort(
+        ks in prop::collection::vec(
+            // Few distinct values, so that ties (kept in input order) are common.
+            (1u8..6, 1u8..6, prop::option::of(1u8..4)),
+            0..60,
+        ),
+        n in 0usize..70,
+        desc in any::<bool>(),
+    ) {
+        let r = v5e();
+        let ks: Vec<Kernel> = ks
+            .into_iter()
+            .map(|(i, a, t)| kernel("k", 10.0 * f64::from(i), 1e12 * f64::from(a), t.map(f64::from)))
+            .collect();
+        let placed: Vec<_> = ks.iter().map(|k| place(k, &r)).collect();
+        for key in SortKey::ALL {
+            // The reference: a stable sort of every index by the value,
+            // missing values last either way.
+            let value = |i: usize| match key {
+                SortKey::Fraction => Some(placed[i].fraction),
+                SortKey::Time => placed[i].kernel.time,
+                SortKey::Intensity => Some(placed[i].kernel.intensity),
+                SortKey::Saved => placed[i].saved,
+            };
+            let mut want: Vec<usize> = (0..placed.len()).collect();
+            want.sort_by(|&a, &b| match (value(a), value(b)) {
+                (Some(x), Some(y)) if desc => y.partial_cmp(&x).unwrap(),
+                (Some(x), Some(y)) => x.partial_cmp(&y).unwrap(),
+                (a, b) => b.is_some().cmp(&a.is_some()),
+            });
+            want.truncate(n);
+            prop_assert_eq!(table::top(&placed, key, desc, n), want);
+        }
+    }
 }

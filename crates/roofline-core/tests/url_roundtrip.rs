@@ -177,7 +177,7 @@ fn kernels() -> impl Strategy<Value = String> {
     )
         .prop_map(
             |(name, intensity, rate, time)| roofline_core::points::Kernel {
-                name: name.trim().to_string(),
+                name: name.trim().into(),
                 intensity,
                 rate,
                 time,

@@ -549,7 +549,7 @@ fn draw<DB: DrawingBackend, const POINTS: bool>(
     let r = px(9.0);
     for &(p, (x, y)) in shown.iter().take(12) {
         labels.place(
-            &p.label,
+            &format::clip(&p.label, 24),
             &text_style(11.0, point_color(p)),
             &[
                 ((x + r, y), HPos::Left, VPos::Center),

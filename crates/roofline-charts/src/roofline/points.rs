@@ -12,8 +12,9 @@ pub struct PointMark {
     pub intensity: f64,
     /// Attained throughput, FLOP/s.
     pub rate: f64,
-    /// Its name, drawn beside it where there is room.
-    pub label: String,
+    /// Its name, drawn beside it (shortened) where there is room; shared
+    /// with the kernel, not copied.
+    pub label: std::sync::Arc<str>,
     /// The kernel's index in the input order (the hover readout is worded
     /// from it when the pointer is on the ring).
     pub index: usize,
@@ -62,18 +63,42 @@ pub fn nearest<'a>(
 }
 
 /// The first of `items` (a point and its pixel) in each `cell`-pixel
-/// square, in their order.
+/// square, in their order. One pass over a grid of the cells the items
+/// span (no sorting: this runs on every redraw of ten thousand points).
+/// A plot spans well under a million cells; a span larger than 4 million
+/// (no chart of this app's) is covered with larger cells.
 pub(super) fn distinct<'a>(
     items: impl Iterator<Item = (&'a PointMark, (i32, i32))>,
     cell: i32,
 ) -> Vec<(&'a PointMark, (i32, i32))> {
-    let key = |(x, y): (i32, i32)| (x.div_euclid(cell), y.div_euclid(cell));
-    let mut v: Vec<(usize, &'a PointMark, (i32, i32))> =
-        items.enumerate().map(|(i, (p, xy))| (i, p, xy)).collect();
-    v.sort_by_key(|&(i, _, xy)| (key(xy), i));
-    v.dedup_by_key(|&mut (_, _, xy)| key(xy));
-    v.sort_by_key(|&(i, _, _)| i);
-    v.into_iter().map(|(_, p, xy)| (p, xy)).collect()
+    let items: Vec<_> = items.collect();
+    let (mut lo, mut hi) = ((i32::MAX, i32::MAX), (i32::MIN, i32::MIN));
+    for &(_, (x, y)) in &items {
+        lo = (lo.0.min(x), lo.1.min(y));
+        hi = (hi.0.max(x), hi.1.max(y));
+    }
+    let mut cell = i64::from(cell.max(1));
+    // Cells from the lowest corner, so that the grid starts at 0.
+    let span = |lo: i32, hi: i32, cell: i64| (i64::from(hi) - i64::from(lo)).max(0) / cell + 1;
+    while span(lo.0, hi.0, cell).saturating_mul(span(lo.1, hi.1, cell)) > 1 << 22 {
+        cell *= 2;
+    }
+    let width = span(lo.0, hi.0, cell);
+    // Cells counted from a multiple of `cell`, so that cell edges fall where
+    // `div_euclid` puts them whatever the lowest point.
+    let key = |v: i32, lo: i32| i64::from(v).div_euclid(cell) - i64::from(lo).div_euclid(cell);
+    let cells = (width + 1) * (span(lo.1, hi.1, cell) + 1);
+    let mut taken = vec![false; usize::try_from(cells).unwrap_or(0)];
+    items
+        .into_iter()
+        .filter(|&(_, (x, y))| {
+            let at = key(y, lo.1) * (width + 1) + key(x, lo.0);
+            match usize::try_from(at).ok().and_then(|i| taken.get_mut(i)) {
+                Some(t) => !std::mem::replace(t, true),
+                None => false,
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -126,11 +151,11 @@ mod tests {
         let (ax, ay) = f.px_of(10.0, 1e12);
         assert_eq!((ax, ay), (225.0, 250.0));
         assert_eq!(
-            nearest(&pts, &f, (ax + 3.0, ay - 3.0), 8.0).unwrap().label,
+            &*nearest(&pts, &f, (ax + 3.0, ay - 3.0), 8.0).unwrap().label,
             "a"
         );
         assert!(nearest(&pts, &f, (ax + 20.0, ay), 8.0).is_none());
-        assert_eq!(nearest(&pts, &f, (350.0, 250.0), 8.0).unwrap().label, "b");
+        assert_eq!(&*nearest(&pts, &f, (350.0, 250.0), 8.0).unwrap().label, "b");
     }
 
     #[test]
@@ -151,9 +176,56 @@ mod tests {
         ];
         let kept: Vec<&str> = distinct(items.into_iter(), 3)
             .iter()
-            .map(|(p, _)| p.label.as_str())
+            .map(|(p, _)| &*p.label)
             .collect();
         // b shares a's cell (x and y in 9..12); d is in the cell before.
         assert_eq!(kept, ["a", "c", "d"]);
+    }
+
+    #[test]
+    fn a_huge_span_is_covered_with_larger_cells() {
+        let marks: Vec<PointMark> = (0..4)
+            .map(|i| PointMark {
+                intensity: 1.0,
+                rate: 1.0,
+                label: "p".into(),
+                index: i,
+                memory: true,
+            })
+            .collect();
+        let xy = [
+            (-1_000_000, -1_000_000),
+            (1_000_000, 1_000_000),
+            (-999_999, -999_999),
+            (0, 0),
+        ];
+        let kept: Vec<usize> = distinct(marks.iter().zip(xy), 3)
+            .iter()
+            .map(|(p, _)| p.index)
+            .collect();
+        // The third shares the first's (now larger) cell.
+        assert_eq!(kept, [0, 1, 3]);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_grid_keeps_what_a_search_of_earlier_points_keeps(
+            xy in proptest::collection::vec((-40i32..400, -40i32..300), 0..200),
+            cell in 1i32..6,
+        ) {
+            let marks: Vec<PointMark> = (0..xy.len())
+                .map(|i| PointMark { intensity: 1.0, rate: 1.0, label: "p".into(), index: i, memory: true })
+                .collect();
+            let cell_of = |(x, y): (i32, i32)| (x.div_euclid(cell), y.div_euclid(cell));
+            // Kept: each point no earlier point shares a cell with.
+            let want: Vec<usize> = (0..xy.len())
+                .filter(|&i| (0..i).all(|j| cell_of(xy[j]) != cell_of(xy[i])))
+                .collect();
+            let got: Vec<usize> = distinct(marks.iter().zip(xy.iter().copied()), cell)
+                .iter()
+                .map(|(p, _)| p.index)
+                .collect();
+            proptest::prop_assert_eq!(got, want);
+        }
     }
 }

@@ -131,7 +131,7 @@ pub fn decode(text: &str) -> (Vec<Kernel>, Vec<RowError>) {
         match (intensity, rate, time) {
             (Some(i), Some(r), Ok(time)) if ok(i) && ok(r) && fields.len() <= 4 => {
                 kernels.push(Kernel {
-                    name: clip_name(&unescape(fields.first().map_or("", String::as_str))),
+                    name: clip_name(&unescape(fields.first().map_or("", String::as_str))).into(),
                     intensity: i,
                     rate: r,
                     time,

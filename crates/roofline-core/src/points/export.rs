@@ -31,7 +31,7 @@ pub fn csv(kernels: &[Kernel], roof: &Roof) -> String {
     for k in kernels {
         let p = place(k, roof);
         rows.push(vec![
-            k.name.clone(),
+            k.name.to_string(),
             num(k.flops()),
             num(k.bytes()),
             num(k.time),

@@ -7,6 +7,8 @@
 //! None of this is in the calculator's first load: the app calls it only
 //! from the measurements panel's chunk.
 
+use std::sync::Arc;
+
 pub mod compact;
 pub mod example;
 pub mod export;
@@ -95,8 +97,9 @@ impl Field {
 /// One measured kernel, in base units, ready to place under a roof.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Kernel {
-    /// Its name (from the table, or `row N` when it has none).
-    pub name: String,
+    /// Its name (from the table, or `row N` when it has none); shared, so
+    /// that placing ten thousand kernels on each edit copies no text.
+    pub name: Arc<str>,
     /// Arithmetic intensity, FLOPs/byte: positive and finite.
     pub intensity: f64,
     /// Attained throughput, FLOP/s: positive and finite.

@@ -963,7 +963,7 @@ impl Reader {
             .filter(|s| !s.is_empty())
             .unwrap_or_else(|| format!("row {n}"));
         Ok(Kernel {
-            name,
+            name: name.into(),
             intensity,
             rate,
             time,

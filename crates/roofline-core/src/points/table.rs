@@ -100,7 +100,7 @@ pub fn row(index: usize, p: &Placed, roof: &Roof) -> PointRow {
     let opt = |v: Option<f64>| v.map_or_else(|| format::MISSING.to_string(), format::seconds);
     PointRow {
         index,
-        name: p.kernel.name.clone(),
+        name: p.kernel.name.to_string(),
         intensity: format::intensity(p.kernel.intensity),
         attained: format::flops_rate(p.kernel.rate),
         roof: format::flops_rate(p.roof),
@@ -121,13 +121,17 @@ pub fn row(index: usize, p: &Placed, roof: &Roof) -> PointRow {
 /// The order of `placed` by `key` (indices), ascending or descending; a
 /// missing value sorts last either way, ties keep the input order.
 pub fn order(placed: &[Placed], key: SortKey, descending: bool) -> Vec<usize> {
-    let mut idx: Vec<usize> = (0..placed.len()).collect();
-    idx.sort_by(|&a, &b| {
-        let (va, vb) = (
-            placed.get(a).and_then(|p| key.value(p)),
-            placed.get(b).and_then(|p| key.value(p)),
-        );
-        match (va, vb) {
+    top(placed, key, descending, placed.len())
+}
+
+/// The first `n` of [`order`] (the table shows a few hundred of up to
+/// twenty thousand kernels).
+pub fn top(placed: &[Placed], key: SortKey, descending: bool, n: usize) -> Vec<usize> {
+    let value = |i: usize| placed.get(i).and_then(|p| key.value(p));
+    // A total order: by value (missing last), then by input position, so
+    // that an unstable selection gives the stable sort's answer.
+    let cmp = |&a: &usize, &b: &usize| {
+        let by_value = match (value(a), value(b)) {
             (Some(x), Some(y)) => {
                 let o = x.partial_cmp(&y).unwrap_or(Ordering::Equal);
                 if descending {
@@ -139,8 +143,12 @@ pub fn order(placed: &[Placed], key: SortKey, descending: bool) -> Vec<usize> {
             (Some(_), None) => Ordering::Less,
             (None, Some(_)) => Ordering::Greater,
             (None, None) => Ordering::Equal,
-        }
-    });
+        };
+        by_value.then(a.cmp(&b))
+    };
+    let mut idx: Vec<usize> = (0..placed.len()).collect();
+    idx.sort_unstable_by(cmp);
+    idx.truncate(n);
     idx
 }
 
