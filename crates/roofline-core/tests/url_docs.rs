@@ -66,11 +66,11 @@ fn examples_mean_what_the_text_says() {
     let (kernels, errors) = roofline_core::points::compact::decode(&s.points);
     assert!(errors.is_empty());
     assert_eq!(kernels.len(), 2);
-    assert_eq!(kernels[0].name, "gemm");
+    assert_eq!(&*kernels[0].name, "gemm");
     assert_eq!(kernels[0].intensity, 512.0);
     assert_eq!(kernels[0].rate, 6.1e14);
     assert_eq!(kernels[0].time, Some(0.0021));
-    assert_eq!(kernels[1].name, "softmax");
+    assert_eq!(&*kernels[1].name, "softmax");
     assert_eq!(kernels[1].time, None);
 
     let s = example("bs=lin");
