@@ -4,13 +4,13 @@
 use std::sync::Arc;
 
 use leptos::prelude::*;
-use roofline_charts::{batch_for, roofline_for_view, BatchChart, RooflineChart};
+use roofline_charts::{roofline_for_view, RooflineChart};
 use roofline_core::calc::{evaluate, CalcInput, CalcView};
 use roofline_core::state::{AppState, ChartScale, View};
 use roofline_core::url::Decoded;
 
 use crate::canvas;
-use crate::components::batch_chart::BatchChartView;
+use crate::components::batch_panel::BatchPanel;
 use crate::components::chip_panel::ChipPanel;
 use crate::components::compare_panel::ComparePanel;
 use crate::components::derivation::Derivation;
@@ -166,16 +166,6 @@ pub fn App(
         let log = roofline_log.get();
         results.with(|v| roofline_for_view(v, log))
     });
-    let batch = Memo::new(move |_| -> Result<BatchChart, String> {
-        let log = batch_log.get();
-        let pairs = pairs.get();
-        results.with(|v| {
-            let Some(s) = &v.scenario else {
-                return Err("Nothing to draw yet.".to_string());
-            };
-            batch_for(s, &v.batch_dim, &pairs, log).map_err(|e| e.to_string())
-        })
-    });
 
     // Which page: a memo, so that a click on the current tab rebuilds nothing.
     let open = Memo::new(move |_| page.get());
@@ -234,7 +224,7 @@ pub fn App(
                     <Results results=results stale=stale />
                     <section class="panel charts" aria-label="Charts">
                         <RooflineChartView spec=roofline log=roofline_log />
-                        <BatchChartView spec=batch pairs=pairs log=batch_log input=input view=results />
+                        <BatchPanel pairs=pairs log=batch_log input=input results=results />
                     </section>
                     <Derivation results=results />
                     <MeasurePanel results=results points=points pasted=pasted log=roofline_log />

@@ -106,7 +106,8 @@ pub fn keep_drawn<S: Send + Sync + 'static>(
 /// that the page's start is several short tasks (mount; then each chart)
 /// rather than one long one, and the inputs and results are on screen
 /// before the charts are drawn. Later draws (an edit) are not delayed.
-fn later() -> RwSignal<bool> {
+/// The batch-size chart's chunk waits for one too (`batch_panel.rs`).
+pub fn later() -> RwSignal<bool> {
     let ready = RwSignal::new(false);
     WAITING.with(|w| w.borrow_mut().push(ready));
     // A `fn()` rather than a closure: `set_timeout`'s code for it is shared

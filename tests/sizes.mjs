@@ -95,6 +95,7 @@ export function when(chunk) {
   if (chunk === 'measure') return 'when the measurements panel opens';
   if (chunk === 'compare') return 'when the comparison opens';
   if (chunk === 'svg') return 'when a chart is saved as SVG';
+  if (chunk === 'batch') return 'after the first chart (the batch-size chart, below it)';
   if (chunk === 'offline') return 'after the first chart, for use offline';
   return 'with the chunks that use it';
 }

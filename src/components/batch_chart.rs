@@ -1,4 +1,6 @@
-//! The batch-size chart (practice question 3) with its (D, F) pairs.
+//! The batch-size chart (practice question 3) with its (D, F) pairs. It is
+//! in the batch chunk (see `batch_panel.rs`): below the first view, it is
+//! built and drawn after the roofline.
 
 use std::sync::Arc;
 
@@ -7,7 +9,7 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 
 use super::choice::{choice, fixed};
-use roofline_charts::{batch_csv, draw_batch, BatchChart};
+use roofline_charts::{batch_csv, batch_for, draw_batch, BatchChart};
 use roofline_core::calc::{CalcInput, CalcView};
 use roofline_core::input::parse_positive;
 
@@ -20,17 +22,26 @@ use crate::svg_export::{save_svg_button, SvgChart};
 /// PNG, SVG and CSV.
 #[component]
 pub fn BatchChartView(
-    /// What to draw; `Err` holds a message shown instead of the chart.
-    spec: Memo<Result<BatchChart, String>>,
     /// The (D, F) pairs, editable here.
     pairs: RwSignal<Vec<(f64, f64)>>,
     /// Log axes (true) or linear (false).
     log: RwSignal<bool>,
     /// The calculator input (this component sets `batch_dim`).
     input: RwSignal<CalcInput>,
-    /// The evaluated view (the dimensions to choose from).
+    /// The evaluated view: the scenario swept and the dimensions to choose from.
     view: Memo<Arc<CalcView>>,
 ) -> impl IntoView {
+    // What to draw; `Err` holds a message shown instead of the chart.
+    let spec = Memo::new(move |_| -> Result<BatchChart, String> {
+        let log = log.get();
+        let pairs = pairs.get();
+        view.with(|v| {
+            let Some(s) = &v.scenario else {
+                return Err("Nothing to draw yet.".to_string());
+            };
+            batch_for(s, &v.batch_dim, &pairs, log).map_err(|e| e.to_string())
+        })
+    });
     let canvas_ref = NodeRef::<Canvas>::new();
     let error = RwSignal::new(None::<String>);
     keep_drawn(spec, canvas_ref, error, |canvas, spec| {

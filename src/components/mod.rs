@@ -1,6 +1,7 @@
 //! The page's components, one per file.
 
 pub mod batch_chart;
+pub mod batch_panel;
 pub mod chip_panel;
 pub mod choice;
 pub mod chunk_view;

@@ -25,6 +25,8 @@ const isChunk = (url) => /\/(split|chunk)_[^/]*\.wasm$/.test(url);
 const of = (chunks, name) => chunks.filter((u) => u.includes(`/split_${name}.wasm`));
 /** The link chunk or a shared chunk (which it may need). */
 const linkFiles = (u) => /\/(split_link|chunk_\d+)\.wasm$/.test(u);
+/** The batch-size chart's chunk or a shared chunk (which it may need): every page fetches them after its first chart. */
+const batchFiles = (u) => /\/(split_batch|chunk_\d+)\.wasm$/.test(u);
 
 /**
  * A page in a fresh context, not yet navigated, recording the chunks'
@@ -54,9 +56,11 @@ test('the calculator opens without the quiz chunk; opening the quiz downloads it
     await waitForDraw(page, 'roofline-canvas');
     await page.fill('[data-testid="field-size-B"]', '512');
     await page.waitForTimeout(300);
-    // The link chunk, which writes the address, comes with the first edit;
-    // no other chunk does.
-    assert.deepEqual(chunks.filter((u) => !linkFiles(u)), [], `the calculator asks for no other chunk: ${chunks}`);
+    // The batch-size chart's chunk comes after the first chart; the link
+    // chunk, which writes the address, with the first edit; no other does.
+    await waitForDraw(page, 'batch-canvas');
+    assert.deepEqual(chunks.filter((u) => !linkFiles(u) && !batchFiles(u)), [], `the calculator asks for no other chunk: ${chunks}`);
+    assert.equal(of(chunks, 'batch').length, 1, `the batch-size chart: ${chunks}`);
     assert.equal(of(chunks, 'link').length, 1, `the link writer: ${chunks}`);
 
     await page.click('[data-testid="tab-quiz"]');
@@ -93,6 +97,30 @@ test('pointing at the Quiz tab or the comparison starts its download before the 
     await page.waitForTimeout(200);
     assert.equal(of(chunks, 'measure').length, 1, 'hovering the summary fetched the measure chunk');
     assert.equal(await page.$eval('.measure', (d) => d.open), false, 'the measurements panel is still closed');
+  } finally {
+    await context.close();
+  }
+});
+
+test('the batch-size chart is a chunk of its own, fetched once, after the roofline is drawn', async () => {
+  const { context, page, chunks, errors } = await freshPage();
+  try {
+    await page.goto(server.url, { waitUntil: 'load' });
+    await waitForDraw(page, 'batch-canvas');
+    const t = await page.evaluate(() => ({
+      roofline: performance.getEntriesByName('roofline:drawn')[0]?.startTime,
+      batch: performance.getEntriesByType('resource').find((e) => e.name.endsWith('/split_batch.wasm'))?.startTime,
+    }));
+    assert.ok(t.roofline !== undefined && t.batch !== undefined, JSON.stringify(t));
+    assert.ok(t.batch >= t.roofline, `asked for after the roofline's first draw: ${JSON.stringify(t)}`);
+    assert.equal(of(chunks, 'batch').length, 1, `one download: ${chunks}`);
+    // It works as before: a curve added is drawn.
+    const before = await page.locator('[data-testid="batch-pair"]').count();
+    await page.fill('[data-testid="pair-d"]', '1024');
+    await page.fill('[data-testid="pair-f"]', '1024');
+    await page.click('[data-testid="pair-add"]');
+    await page.waitForFunction((n) => document.querySelectorAll('[data-testid="batch-pair"]').length === n + 1, before);
+    assert.deepEqual(errors, []);
   } finally {
     await context.close();
   }
@@ -188,7 +216,7 @@ test('opening the comparison downloads its chunk once; a failed download says so
   try {
     await page.goto(server.url, { waitUntil: 'load' });
     await waitForDraw(page, 'roofline-canvas');
-    assert.deepEqual(chunks, [], 'the page opens with no chunk');
+    assert.deepEqual(chunks.filter((u) => !batchFiles(u)), [], `the page opens with no chunk but the batch-size chart's: ${chunks}`);
     // Offline: opening the panel says the table could not be downloaded.
     await page.click('.compare summary');
     const alert = page.locator('[data-testid="compare-load-error"]');
