@@ -40,6 +40,7 @@ pub fn ChipPanel(
     };
     let tpus = options(Family::Tpu);
     let gpus = options(Family::Gpu);
+    let others = options(Family::Other);
     // Fields are re-created when the chip changes or on reset, so their text
     // resets; typing only updates the error and note signals.
     let generation = RwSignal::new(0u32);
@@ -108,6 +109,7 @@ pub fn ChipPanel(
                 >
                     <optgroup label="TPUs">{tpus}</optgroup>
                     <optgroup label="GPUs">{gpus}</optgroup>
+                    <optgroup label="Other accelerators">{others}</optgroup>
                 </select>
             </label>
             <details class="chip-numbers">

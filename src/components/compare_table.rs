@@ -1,9 +1,11 @@
-//! Critical intensity and critical batch size for every preset, data type
-//! and memory level; sortable; a row loads its chip.
+//! Critical intensity and critical batch size for every preset, roof (each
+//! data type's matrix peak and the vector unit's) and memory level;
+//! sortable; a row loads its chip, roof and level.
 
 use leptos::prelude::*;
 use roofline_core::calc::CalcInput;
 use roofline_core::compare::{compare_rows, CompareRow};
+use roofline_core::{ComputeUnit, RoofKey};
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Column {
@@ -20,12 +22,16 @@ fn sort(rows: &mut [CompareRow], col: Column, ascending: bool) {
     roofline_core::small::sort_small_by(rows, |a, b| {
         let o = match col {
             Column::Chip => std::cmp::Ordering::Equal,
-            Column::Dtype => a.dtype.cmp(&b.dtype),
+            Column::Dtype => a.roof.cmp(&b.roof),
             Column::Level => a.level.cmp(&b.level),
             Column::Peak => a.peak.total_cmp(&b.peak),
             Column::Bandwidth => a.bandwidth.total_cmp(&b.bandwidth),
             Column::Intensity => a.critical_intensity.total_cmp(&b.critical_intensity),
-            Column::Batch => a.critical_batch.total_cmp(&b.critical_batch),
+            // Rows without a batch (the vector unit) last.
+            Column::Batch => match (a.critical_batch, b.critical_batch) {
+                (Some(x), Some(y)) => x.total_cmp(&y),
+                (x, y) => y.is_some().cmp(&x.is_some()),
+            },
         };
         if ascending {
             o
@@ -49,7 +55,7 @@ pub fn CompareTable(
         sort(&mut rows, col, asc);
         rows.into_iter()
             .map(|r| {
-                let (id, dtype, level) = (r.chip_id.clone(), r.dtype, r.level);
+                let (id, roof, level) = (r.chip_id.clone(), r.roof, r.level);
                 view! {
                     <tr>
                         <td>
@@ -63,7 +69,13 @@ pub fn CompareTable(
                                         i.chip = id;
                                         i.peak_edits.clear();
                                         i.bw_edits.clear();
-                                        i.compute = Some(dtype);
+                                        match roof {
+                                            RoofKey::Matrix(d) => {
+                                                i.compute = Some(d);
+                                                i.unit = Some(ComputeUnit::Matrix);
+                                            }
+                                            RoofKey::Vector => i.unit = Some(ComputeUnit::Vector),
+                                        }
                                         i.level1 = level;
                                     })
                                 }
@@ -71,7 +83,10 @@ pub fn CompareTable(
                                 {r.chip.clone()}
                             </button>
                         </td>
-                        <td>{r.dtype.name()}</td>
+                        <td>{match r.roof {
+                            RoofKey::Matrix(d) => d.name().to_string(),
+                            RoofKey::Vector => format!("vector unit ({})", r.dtype),
+                        }}</td>
                         <td>{r.level.name()}</td>
                         <td class="num">{r.peak_text}</td>
                         <td class="num">{r.bandwidth_text}</td>
@@ -120,7 +135,7 @@ pub fn CompareTable(
                 <thead>
                     <tr>
                         {header("Chip", Column::Chip)}
-                        {header("Type", Column::Dtype)}
+                        {header("Roof", Column::Dtype)}
                         {header("Level", Column::Level)}
                         {header("Peak", Column::Peak)}
                         {header("Bandwidth", Column::Bandwidth)}

@@ -4,9 +4,10 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
+use super::check_list::check_list;
 use super::choice::{choice, fixed};
 use roofline_core::calc::{CalcInput, CalcView};
-use roofline_core::LevelKind;
+use roofline_core::{LevelKind, RoofKey};
 
 /// Selectors for the two bandwidths and the network case.
 #[component]
@@ -29,7 +30,61 @@ pub fn LevelsPanel(
     let levels = Memo::new(move |_| view.with(|v| keys(&v.level_options)));
     let links = Memo::new(move |_| view.with(|v| keys(&v.link_options)));
     let level1 = Memo::new(move |_| view.with(|v| key(Some(v.level1))));
-    let level2 = Memo::new(move |_| view.with(|v| key(v.level2)));
+    // The lines after the first (drawn), and the levels that can be.
+    let drawn = Memo::new(move |_| view.with(|v| keys(&v.lines()[1..])));
+    let others = Memo::new(move |_| {
+        view.with(|v| {
+            let rest: Vec<LevelKind> = v
+                .level_options
+                .iter()
+                .copied()
+                .filter(|k| *k != v.level1)
+                .collect();
+            keys(&rest)
+        })
+    });
+    // The roofs that can be added (all but the one the math runs under),
+    // and those drawn, by key.
+    let roof_list = Memo::new(move |_| {
+        view.with(|v| {
+            let main = v.analysis.as_ref().map(|a| a.roof());
+            v.roof_options
+                .iter()
+                .filter(|r| Some(**r) != main)
+                .map(|r| r.key().to_string())
+                .collect::<Vec<_>>()
+        })
+    });
+    let roofs_on = Memo::new(move |_| {
+        view.with(|v| {
+            v.roofs
+                .iter()
+                .map(|r| r.key().to_string())
+                .collect::<Vec<_>>()
+        })
+    });
+    // A line on or off: the second line and the others follow the chip's
+    // order of levels (fastest first).
+    let toggle = move |kind: LevelKind, on: bool| {
+        let options = view.with_untracked(|v| v.level_options.clone());
+        input.update(|i| {
+            let mut set: Vec<LevelKind> = i
+                .level2
+                .into_iter()
+                .chain(i.extra_lines.iter().copied())
+                .filter(|k| *k != kind)
+                .collect();
+            if on {
+                set.push(kind);
+            }
+            let lines: Vec<LevelKind> = options
+                .into_iter()
+                .filter(|k| set.contains(k) && *k != i.level1)
+                .collect();
+            i.level2 = lines.first().copied();
+            i.extra_lines = lines.into_iter().skip(1).collect();
+        })
+    };
     let link = Memo::new(move |_| {
         key(input.with(|i| i.link)).or_else(|| links.with(|l| l.first().cloned()))
     });
@@ -62,20 +117,30 @@ pub fn LevelsPanel(
                     {move || options(levels, level1.get())}
                 </select>
             </label>
-            <label class="field">
-                <span class="field-label">"Bandwidth 2 (chart only)"</span>
-                <select
-                    data-testid="level2-select"
-                    prop:value=move || level2.get().unwrap_or_else(|| "none".to_string())
-                    on:change=move |ev| {
-                        let k = LevelKind::from_key(&event_target_value(&ev));
-                        input.update(|i| i.level2 = k)
+            <fieldset class="lines" data-testid="lines">
+                <legend class="field-label">"More lines on the chart"</legend>
+                {check_list("line", others, drawn, |k| LevelKind::from_key(k).map_or("", LevelKind::name).to_string(), Callback::new(move |(k, on): (String, bool)| {
+                    if let Some(kind) = LevelKind::from_key(&k) {
+                        toggle(kind, on);
                     }
-                >
-                    {choice("none", "none", Memo::new(move |_| level2.with(Option::is_none)))}
-                    {move || options(levels, level2.get())}
-                </select>
-            </label>
+                }))}
+                <span class="field-note">"Results use the first level; each line has its own bend."</span>
+            </fieldset>
+            <fieldset class="lines" data-testid="roofs">
+                <legend class="field-label">"More roofs on the chart"</legend>
+                {check_list("roof", roof_list, roofs_on, |k| RoofKey::from_key(k).map(RoofKey::name).unwrap_or_default(), Callback::new(move |(k, on): (String, bool)| {
+                    let Some(r) = RoofKey::from_key(&k) else {
+                        return;
+                    };
+                    // In the chip's order of roofs, without sorting.
+                    let options = view.with_untracked(|v| v.roof_options.clone());
+                    input.update(|i| {
+                        let keep = |x: &RoofKey| if *x == r { on } else { i.roofs.contains(x) };
+                        i.roofs = options.iter().copied().filter(keep).collect();
+                    });
+                }))}
+                <span class="field-note">"Dashed; the operation stays under the roof it runs at."</span>
+            </fieldset>
             <label class="field">
                 <span class="field-label">"Chips sharing the summed dimension"</span>
                 {move || {

@@ -2,6 +2,7 @@
 
 pub mod batch_chart;
 pub mod batch_panel;
+pub mod check_list;
 pub mod chip_panel;
 pub mod choice;
 pub mod chunk_view;

@@ -7,7 +7,7 @@ use leptos::prelude::*;
 use super::choice::{choice, fixed};
 use roofline_core::calc::{CalcInput, CalcView};
 use roofline_core::op::Shortcut;
-use roofline_core::DType;
+use roofline_core::{ComputeUnit, DType};
 
 use super::field::TextField;
 use super::why::why_list;
@@ -118,6 +118,17 @@ pub fn OpPanel(
             .map(|d| choice(&d, &d, fixed(selected.as_ref() == Some(&d))))
             .collect_view()
     };
+    // The unit asked for ("auto" for the operation's own), and what it
+    // runs on with why, when that is not what was asked.
+    let unit =
+        Memo::new(move |_| input.with(|i| i.unit.map_or("auto", ComputeUnit::key).to_string()));
+    let unit_note = move || {
+        view.with(|v| match (&v.unit_note, v.unit) {
+            (Some(n), _) => n.clone(),
+            (None, Some(u)) => format!("This operation runs on the {}.", u.label()),
+            (None, None) => String::new(),
+        })
+    };
     view! {
         <fieldset class="group">
             <legend>"Operation"</legend>
@@ -183,6 +194,22 @@ pub fn OpPanel(
                 </span>
             </label>
             {why_list(explain::DTYPE)}
+            <label class="field">
+                <span class="field-label">"Runs on"</span>
+                <select
+                    data-testid="unit-select"
+                    prop:value=move || unit.get()
+                    on:change=move |ev| {
+                        let v = event_target_value(&ev);
+                        input.update(|i| i.unit = ComputeUnit::from_key(&v))
+                    }
+                >
+                    {choice("auto", "where it runs by default", Memo::new(move |_| unit.with(|u| u == "auto")))}
+                    {choice("matrix", "matrix unit", Memo::new(move |_| unit.with(|u| u == "matrix")))}
+                    {choice("vector", "vector unit", Memo::new(move |_| unit.with(|u| u == "vector")))}
+                </select>
+                <span class="field-note" data-testid="unit-note">{unit_note}</span>
+            </label>
         </fieldset>
     }
 }

@@ -55,6 +55,8 @@ pub fn RooflineChartView(
     // Memos, so that an edit of a number re-sets no attribute.
     let keys =
         Memo::new(move |_| spec.with(|s| s.as_ref().map(|c| c.line_keys()).unwrap_or_default()));
+    let roof_keys =
+        Memo::new(move |_| spec.with(|s| s.as_ref().map(|c| c.roof_keys()).unwrap_or_default()));
     // The regions' fills (as keys) and texts, worded once per spec: the
     // legend's rows are re-created only when the fills change; an edit
     // updates each row's text.
@@ -102,6 +104,7 @@ pub fn RooflineChartView(
                 data-testid="roofline-canvas"
                 data-scale=move || if log.get() { "log" } else { "lin" }
                 data-lines=keys
+                data-roofs=roof_keys
                 class="chart-canvas"
                 role="img"
                 aria-label="Roofline chart: the flat roof at peak FLOP/s and one line per bandwidth, bending into the roof at its critical intensity"

@@ -181,7 +181,7 @@ test('on a short window every input stays in reach beside the results, chip numb
       return r.top >= 0 && r.bottom <= innerHeight;
     });
     assert.equal(await page.evaluate(() => scrollY), scrolled, 'the page itself did not move');
-    await page.selectOption('[data-testid="level2-select"]', 'none');
+    await page.uncheck('[data-testid="line-vmem"]');
     await page.waitForFunction(() => /[?&]l2=none\b/.test(location.search));
     assert.deepEqual(problems, []);
   } finally {

@@ -209,8 +209,9 @@ const HOSTILE = [
   { query: 'peak.bf16=1e-320', param: 'peak.bf16', mayBeValid: true },
   { query: 'n=2&bw.ici=1e-320', param: ['bw.ici', 'n'], mayBeValid: true },
   { query: 'sz=B:5e-324,D:5e-324,F:4096', param: 'sz', names: /\b[BD]\b/ },
-  // A valid shortcut on a chip that cannot run it (TPU v5e lists no fp32 peak).
-  { query: 'op=add', param: ['dt', 'op'] },
+  // A valid shortcut on a chip that cannot run it on its matrix unit (TPU v5e
+  // lists no fp32 peak); the add itself runs on the vector unit.
+  { query: 'op=add&unit=matrix', param: ['dt', 'op'] },
   // An operation whose dimensions spell non-finite numbers.
   { query: `chip=h100&op=${enc('fp32[NaN]->fp32[]')}`, param: 'op' },
   { query: `op=${enc('bf16[B,Infinity]*bf16[Infinity,F]->bf16[B,F]')}`, param: 'op' },
@@ -438,7 +439,10 @@ test('a hand-made link and a state built by hand each reopen exactly that page',
     await p.fill('[data-testid="field-size-B"]', '3000');
     await p.fill('[data-testid="field-size-F"]', '1e4');
     await p.fill('[data-testid="field-chips"]', '4');
-    await p.selectOption('[data-testid="level2-select"]', 'none');
+    // Two more lines (v6e has no VMEM: the second line is off by default).
+    await p.check('[data-testid="line-pcie"]');
+    await p.check('[data-testid="line-dcn"]');
+    await p.waitForFunction(() => new URL(location.href).searchParams.get('lv') === 'hbm,pcie,dcn');
     await p.uncheck('[data-testid="batch-log"]');
     await p.fill('[data-testid="pair-d"]', '2048');
     await p.fill('[data-testid="pair-f"]', '512');
@@ -470,6 +474,10 @@ test('every documented example link, and every key set to a valid value, opens a
     '?v=1&chip=b200&op=bf16%5BB,S,D%5D*bf16%5BD,F%5D-%3Ebf16%5BB,S,F%5D&dt=fp8',
     '?v=1&chip=h100&op=fp32%5BN%5D-%3Efp32%5B%5D',
     '?v=1&view=quiz&q=q2&part=2&seed=42',
+    '?v=1&op=add',
+    '?v=1&chip=mi300x&op=add&unit=matrix',
+    '?v=1&op=matmul&lv=hbm,vmem,ici,pcie',
+    '?v=1&chip=h100&op=matmul&roofs=fp8,vector',
     // Keys the examples leave at their defaults.
     '?v=1&chip=h100&bw.vmem=2e13&l1=vmem',
     '?v=1&n=2&link=dcn',

@@ -88,7 +88,8 @@ pub fn batch_for(
         let sweep = Sweep::new(&s, dim)?;
         sweeps.push((label, sweep));
     }
-    let peak = base.chip.peak(base.resolved_dtype())?;
+    // The peak of the unit the math runs on (the vector unit's for an add).
+    let (peak, _) = base.peak_and_bandwidth()?;
     let mut hi: f64 = 1024.0;
     let mut crossings = Vec::new();
     for (_, sw) in &sweeps {

@@ -23,13 +23,26 @@ pub(crate) struct LegendLayout {
     sample: i32,
     gap: i32,
     row: i32,
+    /// Labels shortened (see [`short`]): a narrow plot.
+    short: bool,
+}
+
+/// A legend label without its numbers, for a narrow plot: the text before
+/// a colon (`this operation`), else the first word (`HBM`).
+fn short(label: &str) -> &str {
+    match label.split_once(':') {
+        Some((head, _)) => head,
+        None => label.split(' ').next().unwrap_or(label),
+    }
 }
 
 /// Lays out the legend both charts share: one line sample and label per
 /// entry, in the first corner of the plotting area (lower right, upper
 /// left, lower left, upper right) that covers none of `lines` (samples
 /// along the data lines) and `dots` (bends, markers), else the corner that
-/// covers least, a dot counting as much as a hundred line samples. `None`
+/// covers least, a dot counting as much as a hundred line samples. On a
+/// plot under 400 CSS pixels wide with more than three rows, the labels
+/// go without their numbers. `None`
 /// with no entries.
 ///
 /// Drawn by our code rather than with plotters' series labels: those measure
@@ -47,19 +60,24 @@ pub(crate) fn legend_layout<DB: DrawingBackend>(
     }
     let px = move |v: f64| (v * scale).round() as i32;
     let style = text_style_scaled(12.0 * scale, RGBColor(0, 0, 0));
+    let (pad, sample, gap, margin) = (px(6.0), px(18.0), px(8.0), px(8.0));
+    let (w, h) = plot.dim_in_pixel();
+    // On a narrow plot (a phone) with many rows the full labels would cover
+    // the data: the values are left out (the bends' labels and the readout
+    // give them).
+    let shortened = f64::from(w) < 400.0 * scale && entries.len() > 3;
     let mut text_w = 0i32;
     let mut text_h = 0i32;
     for (label, _, _) in entries {
+        let label = if shortened { short(label) } else { label };
         let (w, h) = plot.estimate_text_size(label, &style).map_err(err)?;
         text_w = text_w.max(w as i32);
         text_h = text_h.max(h as i32);
     }
-    let (pad, sample, gap, margin) = (px(6.0), px(18.0), px(8.0), px(8.0));
     let row = text_h.max(px(14.0)) + px(6.0);
     let n = i32::try_from(entries.len()).unwrap_or(i32::MAX);
     let box_w = pad + sample + gap + text_w + pad;
     let box_h = pad + row.saturating_mul(n) + pad - px(6.0);
-    let (w, h) = plot.dim_in_pixel();
     let right = (w as i32 - margin - box_w).max(0);
     let bottom = (h as i32 - margin - box_h).max(0);
     let corners = [
@@ -86,12 +104,14 @@ pub(crate) fn legend_layout<DB: DrawingBackend>(
         }
     }
     let (x0, y0) = best;
+    let rect = (x0, y0, x0 + box_w, y0 + box_h);
     Ok(Some(LegendLayout {
-        rect: (x0, y0, x0 + box_w, y0 + box_h),
+        rect,
         pad,
         sample,
         gap,
         row,
+        short: shortened,
     }))
 }
 
@@ -146,7 +166,11 @@ pub(crate) fn draw_legend<DB: DrawingBackend>(
             .map_err(err)?;
         }
         plot.draw(&Text::new(
-            label.as_str(),
+            if layout.short {
+                short(label)
+            } else {
+                label.as_str()
+            },
             (x0 + pad + sample + gap, y),
             anchored.clone(),
         ))

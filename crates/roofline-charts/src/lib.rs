@@ -22,8 +22,8 @@ pub mod theme;
 pub use batch::{batch_csv, batch_for, draw_batch, BatchChart, BatchSeries};
 pub use plotters::prelude::DrawingBackend;
 pub use roofline::{
-    draw_roofline, draw_roofline_points, nearest, BandwidthLine, OpMarker, PlotFrame, PointMark,
-    Region, RooflineChart,
+    draw_roofline, draw_roofline_points, nearest, BandwidthLine, OpMarker, OtherRoof, PlotFrame,
+    PointMark, Region, RooflineChart,
 };
 pub use spec::{point_marks, roofline_for_chip, roofline_for_view};
 pub use theme::Theme;

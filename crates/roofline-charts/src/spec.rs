@@ -17,14 +17,36 @@ pub fn roofline_for_view(v: &CalcView, log: bool) -> Result<RooflineChart, Strin
             .clone()
             .unwrap_or_else(|| "Nothing to draw yet.".to_string()));
     };
-    let mut levels = vec![v.level1];
-    levels.extend(v.level2);
+    let levels = v.lines();
     let marker = Some((
         format!("this operation: {}", format::intensity(a.intensity)),
         a.intensity,
     ));
+    // The roof is the peak of the unit the math runs on.
+    let roof = match a.unit {
+        roofline_core::ComputeUnit::Matrix => format!("{} peak", a.compute_dtype),
+        roofline_core::ComputeUnit::Vector => "vector unit peak".to_string(),
+    };
     let mut chart =
-        roofline_for_chip(&s.chip, a.compute_dtype, &levels, marker).map_err(|e| e.to_string())?;
+        roofline_under(&s.chip, a.peak, &roof, &levels, marker).map_err(|e| e.to_string())?;
+    chart.roof_key = a.roof().key().to_string();
+    // The other roofs chosen, each labelled with its peak and where the
+    // first line meets it.
+    chart.add_roofs(v.roofs.iter().filter_map(|&r| {
+        let peak = s.chip.roof_peak(r)?;
+        let bend = format::intensity(peak / a.bandwidth);
+        Some(crate::roofline::OtherRoof {
+            key: r.key().to_string(),
+            label: format!(
+                "{} {} (meets {} at {bend})",
+                r.name(),
+                format::flops_rate(peak),
+                a.level.name()
+            ),
+            short: r.name(),
+            peak,
+        })
+    }));
     // Across chips, the link's line and the network intensity.
     if let Some(n) = &v.network {
         let n = &n.analysis;
@@ -47,6 +69,20 @@ pub fn roofline_for_chip(
     marker: Option<(String, f64)>,
 ) -> Result<RooflineChart, CoreError> {
     let peak = chip.peak(dtype)?;
+    let mut chart = roofline_under(chip, peak, &format!("{dtype} peak"), levels, marker)?;
+    chart.roof_key = dtype.name().to_string();
+    Ok(chart)
+}
+
+/// The roofline of `chip` under the roof `peak` (FLOP/s), named `roof_name`
+/// (`bf16 peak`, `vector unit peak`), against the given memory levels.
+fn roofline_under(
+    chip: &Chip,
+    peak: f64,
+    roof_name: &str,
+    levels: &[LevelKind],
+    marker: Option<(String, f64)>,
+) -> Result<RooflineChart, CoreError> {
     let mut lines = Vec::with_capacity(levels.len());
     let mut ceilings = Vec::with_capacity(levels.len());
     for &kind in levels {
@@ -70,7 +106,9 @@ pub fn roofline_for_chip(
     let marks: Vec<f64> = marker.iter().map(|m| m.1).collect();
     Ok(RooflineChart {
         peak,
-        peak_label: format!("{} peak {}", dtype, format::flops_rate(peak)),
+        peak_label: format!("{roof_name} {}", format::flops_rate(peak)),
+        roof_key: String::new(),
+        roofs: Vec::new(),
         lines,
         markers: marker
             .map(|(label, intensity)| OpMarker {

@@ -17,6 +17,8 @@ pub struct Theme {
     pub roof: RGBColor,
     /// The first and second memory bandwidth lines, and the network link's.
     pub lines: [RGBColor; 3],
+    /// The third and later bandwidth lines (the last repeats beyond them).
+    pub more_lines: [RGBColor; 3],
     /// The current operation's marker.
     pub marker: RGBColor,
     /// Fills of the bandwidth-bound, in-between and compute-bound regions.
@@ -59,6 +61,11 @@ static LIGHT: Theme = Theme {
         RGBColor(191, 72, 0),
         RGBColor(17, 128, 120),
     ],
+    more_lines: [
+        RGBColor(191, 57, 137),
+        RGBColor(102, 117, 0),
+        RGBColor(95, 99, 104),
+    ],
     marker: RGBColor(130, 80, 223),
     regions: [
         RGBColor(255, 129, 130),
@@ -79,6 +86,11 @@ static DARK: Theme = Theme {
         RGBColor(88, 166, 255),
         RGBColor(255, 166, 87),
         RGBColor(64, 200, 185),
+    ],
+    more_lines: [
+        RGBColor(255, 128, 200),
+        RGBColor(190, 215, 90),
+        RGBColor(175, 180, 190),
     ],
     marker: RGBColor(210, 168, 255),
     regions: [

@@ -224,3 +224,91 @@ fn regions_are_worded_from_the_bends() {
         .text
         .starts_with("Below 295 FLOPs/byte: bandwidth-bound"));
 }
+
+/// Other roofs are drawn with their labels, inside the y range, and the
+/// hover readout reads each against the first line.
+#[test]
+fn other_roofs_are_drawn_labelled_and_read() {
+    let h100 = preset("h100").unwrap();
+    let mut spec = roofline_for_chip(&h100, DType::Bf16, &[LevelKind::Hbm], None).unwrap();
+    let (_, top_before) = spec.y_range();
+    spec.add_roofs([
+        roofline_charts::OtherRoof {
+            key: "fp8".into(),
+            label: "fp8 peak 1.98 PFLOP/s".into(),
+            short: "fp8 peak".into(),
+            peak: 1.979e15,
+        },
+        roofline_charts::OtherRoof {
+            key: "vector".into(),
+            label: "vector unit peak 67 TFLOP/s".into(),
+            short: "vector unit peak".into(),
+            peak: 6.7e13,
+        },
+    ]);
+    assert_eq!(spec.roof_keys(), "bf16,fp8,vector");
+    let (lo, hi) = spec.y_range();
+    assert!(lo <= 6.7e13 && hi >= 1.979e15 && hi >= top_before);
+    let svg = to_svg(1000, 600, |root| {
+        draw_roofline(root, &spec, &Theme::light(), 1.0).map(|_| ())
+    })
+    .unwrap();
+    assert!(
+        svg.contains("fp8 peak 1.98 PFLOP/s"),
+        "the fp8 roof is labelled"
+    );
+    assert!(
+        svg.contains("vector unit peak 67 TFLOP/s"),
+        "the vector roof is labelled"
+    );
+    // At intensity 10 under HBM (3.35e12 B/s): 3.35e13 under the fp8 roof
+    // (bandwidth binds), and the vector roof (6.7e13 needs 20) also binds by bandwidth.
+    let r = spec.readout(10.0);
+    assert!(
+        r.contains("under the fp8 roof: 33.5 TFLOP/s (HBM bandwidth binds)"),
+        "{r}"
+    );
+    let r = spec.readout(100.0);
+    assert!(
+        r.contains("under the vector roof: 67 TFLOP/s (the vector roof binds)"),
+        "{r}"
+    );
+    assert!(r.contains("HBM: 335 TFLOP/s (HBM bandwidth binds)"), "{r}");
+}
+
+/// On a narrow plot where the full legend would cover the lines, the
+/// legend drops the numbers from its labels; a wide one keeps them.
+#[test]
+fn a_narrow_legend_leaves_the_numbers_out() {
+    let h100 = preset("h100").unwrap();
+    let levels = [
+        LevelKind::Hbm,
+        LevelKind::NvLink,
+        LevelKind::Pcie,
+        LevelKind::Dcn,
+    ];
+    let spec = roofline_for_chip(
+        &h100,
+        DType::Bf16,
+        &levels,
+        Some(("this operation: 228 FLOPs/byte".into(), 228.0)),
+    )
+    .unwrap();
+    let svg = |w, h| {
+        to_svg(w, h, |root| {
+            draw_roofline(root, &spec, &Theme::dark(), 1.0).map(|_| ())
+        })
+        .unwrap()
+    };
+    let wide = svg(1000, 600);
+    assert!(
+        wide.contains(">\nHBM 3.35 TB/s\n<"),
+        "the wide legend keeps the numbers"
+    );
+    let narrow = svg(330, 300);
+    assert!(
+        !narrow.contains("HBM 3.35 TB/s"),
+        "the narrow legend leaves them out"
+    );
+    assert!(narrow.contains(">\nHBM\n<") && narrow.contains(">\nthis operation\n<"));
+}

@@ -37,7 +37,7 @@ use crate::error::positive;
 use crate::op::{Linear, Operation, Shortcut, Sizes};
 use crate::roofline;
 use crate::small::Join;
-use crate::{Chip, CoreError, DType, LevelKind};
+use crate::{Chip, ComputeUnit, CoreError, DType, LevelKind};
 
 /// One operation at given sizes on one chip, against one memory level.
 #[derive(Debug, Clone, PartialEq)]
@@ -55,6 +55,9 @@ pub struct Scenario {
     /// The dimension the approximation treats as small; `None` uses `B` if
     /// the operation has it (otherwise every dimension counts as large).
     pub small_dim: Option<String>,
+    /// Where the math runs; `None` = the operation's natural unit
+    /// ([`Operation::natural_unit`]).
+    pub unit: Option<ComputeUnit>,
 }
 
 impl Scenario {
@@ -67,6 +70,7 @@ impl Scenario {
             compute_dtype: None,
             level,
             small_dim: None,
+            unit: None,
         }
     }
 
@@ -101,13 +105,28 @@ impl Scenario {
         }
     }
 
-    /// Peak FLOPs/s for the compute type and bandwidth of the level, checked.
+    /// Where the math runs: the unit asked for, else the operation's
+    /// natural one; the matrix unit when the chip lists no vector-unit peak.
+    pub fn resolved_unit(&self) -> ComputeUnit {
+        match self.unit.unwrap_or_else(|| self.op.natural_unit()) {
+            ComputeUnit::Vector if self.chip.vector.is_some() => ComputeUnit::Vector,
+            _ => ComputeUnit::Matrix,
+        }
+    }
+
+    /// Peak FLOPs/s of the unit the math runs on (the matrix unit's at the
+    /// compute type, or the vector unit's) and bandwidth of the level, checked.
     pub fn peak_and_bandwidth(&self) -> Result<(f64, f64), CoreError> {
         let dtype = self.resolved_dtype();
-        let peak = positive(
-            &format!("{} {} peak", self.chip.name, dtype),
-            self.chip.peak(dtype)?,
-        )?;
+        let peak = match (self.resolved_unit(), &self.chip.vector) {
+            (ComputeUnit::Vector, Some(v)) => {
+                positive(&format!("{} vector-unit peak", self.chip.name), v.dense)?
+            }
+            _ => positive(
+                &format!("{} {} peak", self.chip.name, dtype),
+                self.chip.peak(dtype)?,
+            )?,
+        };
         let bw = positive(
             &format!("{} {} bandwidth", self.chip.name, self.level),
             self.chip.bandwidth(self.level)?,
@@ -170,6 +189,8 @@ pub struct Approx {
 pub struct Analysis {
     /// The data type the math runs at.
     pub compute_dtype: DType,
+    /// The unit it runs on (its peak is [`Analysis::peak`]).
+    pub unit: ComputeUnit,
     /// The memory level used.
     pub level: LevelKind,
     /// The small dimension of the approximation, if any.
@@ -232,6 +253,17 @@ pub enum CriticalSize {
     Always,
 }
 
+impl Analysis {
+    /// The roof this analysis is read against: the matrix unit at its
+    /// data type, or the vector unit.
+    pub fn roof(&self) -> crate::RoofKey {
+        match self.unit {
+            ComputeUnit::Matrix => crate::RoofKey::Matrix(self.compute_dtype),
+            ComputeUnit::Vector => crate::RoofKey::Vector,
+        }
+    }
+}
+
 /// Analyses a scenario. Errors name the operand, size, peak or level at fault.
 pub fn analyze(s: &Scenario) -> Result<Analysis, CoreError> {
     let counts = s.op.counts(&s.sizes)?;
@@ -265,6 +297,7 @@ pub fn analyze(s: &Scenario) -> Result<Analysis, CoreError> {
     }
     Ok(Analysis {
         compute_dtype: s.resolved_dtype(),
+        unit: s.resolved_unit(),
         level: s.level,
         small_dim,
         peak,
@@ -565,9 +598,45 @@ mod tests {
     }
 
     #[test]
-    fn fp32_add_on_v5e_names_the_missing_peak() {
-        let e = analyze(&v5e(Shortcut::ElementwiseAdd)).unwrap_err();
+    fn an_add_runs_on_the_vector_unit_and_a_matmul_on_the_matrix_unit() {
+        // fp32[N] + fp32[N] -> fp32[N], N = 1e6: 1e6 FLOPs against the
+        // v5e's derived VPU peak, 6.1e12 FLOP/s; 12e6 bytes at 8.2e11 B/s.
+        let a = analyze(&v5e(Shortcut::ElementwiseAdd)).unwrap();
+        assert_eq!(a.unit, ComputeUnit::Vector);
+        assert_eq!(a.peak, 6.1e12);
+        assert!((a.t_math - 1e6 / 6.1e12).abs() < 1e-18);
+        assert!((a.critical_intensity - 6.1e12 / 8.2e11).abs() < 1e-12);
+        // Told to run on the matrix unit, it needs an fp32 peak v5e lacks.
+        let mut m = v5e(Shortcut::ElementwiseAdd);
+        m.unit = Some(ComputeUnit::Matrix);
+        let e = analyze(&m).unwrap_err();
         assert_eq!(e.to_string(), "TPU v5e has no listed peak for fp32");
+        // The dot product is a multiply and a sum: the vector unit. The
+        // matmuls run on the matrix unit.
+        assert_eq!(
+            analyze(&v5e(Shortcut::DotProduct)).unwrap().unit,
+            ComputeUnit::Vector
+        );
+        for sc in [
+            Shortcut::Matmul,
+            Shortcut::MixedMatmul,
+            Shortcut::BatchedMatmul,
+        ] {
+            let a = analyze(&v5e(sc)).unwrap();
+            assert_eq!(a.unit, ComputeUnit::Matrix, "{sc:?}");
+            assert_eq!(
+                a.peak,
+                if sc == Shortcut::BatchedMatmul {
+                    3.94e14
+                } else {
+                    1.97e14
+                }
+            );
+        }
+        // A chip with no published vector figure runs it on the matrix unit.
+        let mut v6e = Scenario::shortcut(preset("v6e").unwrap(), Shortcut::ElementwiseAdd);
+        v6e.compute_dtype = Some(DType::Bf16);
+        assert_eq!(analyze(&v6e).unwrap().unit, ComputeUnit::Matrix);
     }
 
     #[test]

@@ -15,7 +15,7 @@ use crate::op::{Operation, Shortcut, Sizes};
 use crate::report::{self, ResultRow, Step};
 use crate::small::Join;
 use crate::state::{default_batch_dim, default_size, CalcState, ChartScale, MAX_CHIPS};
-use crate::{format, CoreError, DType, LevelKind};
+use crate::{format, ComputeUnit, CoreError, DType, LevelKind, RoofKey};
 
 /// What the user has entered, as text where they type it.
 #[derive(Debug, Clone, PartialEq)]
@@ -32,10 +32,16 @@ pub struct CalcInput {
     pub size_edits: SmallMap<String, String>,
     /// The data type the math runs at; `None` = the widest input.
     pub compute: Option<DType>,
+    /// The unit the math runs on; `None` = the operation's natural one.
+    pub unit: Option<ComputeUnit>,
     /// First memory level (results and chart line 1).
     pub level1: LevelKind,
     /// Second memory level (chart line 2), if any.
     pub level2: Option<LevelKind>,
+    /// More lines on the chart (after `level2`).
+    pub extra_lines: Vec<LevelKind>,
+    /// More roofs on the chart.
+    pub roofs: Vec<RoofKey>,
     /// Number of chips the contraction is split over (1 = single chip).
     pub chips: String,
     /// The link between chips for the network case.
@@ -55,8 +61,11 @@ impl Default for CalcInput {
             op_text: Shortcut::MixedMatmul.notation(),
             size_edits: SmallMap::new(),
             compute: None,
+            unit: None,
             level1: LevelKind::Hbm,
             level2: Some(LevelKind::Vmem),
+            extra_lines: Vec::new(),
+            roofs: Vec::new(),
             chips: "1".to_string(),
             link: None,
             shard: None,
@@ -112,12 +121,26 @@ pub struct CalcView {
     pub compute: Option<DType>,
     /// Error about the compute type (for example, no peak for it).
     pub compute_error: Option<String>,
+    /// The unit the math runs on (the one chosen, else the operation's
+    /// natural one; the matrix unit when the chip has no vector figure).
+    pub unit: Option<ComputeUnit>,
+    /// Why the unit is not the one asked for, when it is not.
+    pub unit_note: Option<String>,
     /// Levels the chip has (for the BW1 / BW2 selectors).
     pub level_options: Vec<LevelKind>,
     /// The levels in use.
     pub level1: LevelKind,
     /// The second level in use, if any.
     pub level2: Option<LevelKind>,
+    /// More lines in use (levels the chip lists, after `level2`, in the
+    /// chip's order, fastest first).
+    pub extra_lines: Vec<LevelKind>,
+    /// The roofs the chip has (matrix peaks widest first, then the vector
+    /// unit's).
+    pub roof_options: Vec<RoofKey>,
+    /// More roofs drawn, in the order of `roof_options`, none of them the
+    /// one the math runs under.
+    pub roofs: Vec<RoofKey>,
     /// Error about the chip count.
     pub chips_error: Option<String>,
     /// Links the chip has for the network case.
@@ -254,9 +277,14 @@ pub fn evaluate(input: &CalcInput) -> CalcView {
         compute_options: Vec::new(),
         compute: None,
         compute_error: None,
+        unit: None,
+        unit_note: None,
         level_options: Vec::new(),
         level1: input.level1,
         level2: input.level2,
+        extra_lines: Vec::new(),
+        roof_options: Vec::new(),
+        roofs: Vec::new(),
         chips_error: None,
         link_options: Vec::new(),
         shard_options: Vec::new(),
@@ -276,6 +304,7 @@ pub fn evaluate(input: &CalcInput) -> CalcView {
     let base = chip.as_ref().ok().cloned().or_else(|| preset(&input.chip));
     if let Some(b) = &base {
         view.compute_options = b.dtypes();
+        view.roof_options = b.roofs();
         view.level_options = b.level_kinds();
         view.link_options = b
             .level_kinds()
@@ -288,6 +317,17 @@ pub fn evaluate(input: &CalcInput) -> CalcView {
         view.level2 = input
             .level2
             .filter(|l| view.level_options.contains(l) && *l != view.level1);
+        // More lines only after a second one.
+        if view.level2.is_some() {
+            view.extra_lines = view
+                .level_options
+                .iter()
+                .copied()
+                .filter(|k| {
+                    input.extra_lines.contains(k) && *k != view.level1 && Some(*k) != view.level2
+                })
+                .collect();
+        }
     }
     let chip = match chip {
         Ok(c) => Some(c),
@@ -339,7 +379,24 @@ pub fn evaluate(input: &CalcInput) -> CalcView {
         }
         let dtype = input.compute.unwrap_or_else(|| op.widest_input_dtype());
         view.compute = Some(dtype);
-        if let Some(c) = &chip {
+        let asked = input.unit.unwrap_or_else(|| op.natural_unit());
+        let has_vector = chip.as_ref().is_some_and(|c| c.vector.is_some());
+        let unit = if has_vector {
+            asked
+        } else {
+            ComputeUnit::Matrix
+        };
+        view.unit = Some(unit);
+        if unit != asked {
+            if let Some(c) = &chip {
+                view.unit_note = Some(format!(
+                    "{} lists no vector-unit peak (none is published), so this runs on the matrix unit",
+                    c.name
+                ));
+            }
+        }
+        // On the vector unit the data type does not choose the peak.
+        if let (Some(c), ComputeUnit::Matrix) = (&chip, unit) {
             if c.peak(dtype).is_err() {
                 view.compute_error = Some(format!(
                     "{} lists no {} peak; choose one of {}",
@@ -399,6 +456,7 @@ pub fn evaluate(input: &CalcInput) -> CalcView {
         compute_dtype: view.compute,
         level: view.level1,
         small_dim: None,
+        unit: view.unit,
     };
     let analysis = match analyze(&scenario) {
         Ok(a) => a,
@@ -412,6 +470,13 @@ pub fn evaluate(input: &CalcInput) -> CalcView {
         .clone()
         .and_then(|d| critical_size(&scenario, &d).ok().map(|c| (d, c)));
     view.rows = report::rows(&analysis, critical.as_ref().map(|(d, c)| (d.as_str(), c)));
+    let main = analysis.roof();
+    view.roofs = view
+        .roof_options
+        .iter()
+        .copied()
+        .filter(|r| input.roofs.contains(r) && *r != main)
+        .collect();
     view.regime = Some(report::regime_row(&analysis));
     view.derivation = report::derivation(&scenario, &analysis);
     view.critical = critical;
@@ -457,8 +522,11 @@ impl CalcInput {
             op_text: state.op.clone(),
             size_edits: map_of(state.sizes.iter().map(|(k, v)| (k.clone(), num(*v)))),
             compute: state.compute,
+            unit: state.unit,
             level1: state.level1,
             level2: state.level2,
+            extra_lines: state.extra_lines.clone(),
+            roofs: state.roofs.clone(),
             chips: state.chips.to_string(),
             link: state.link,
             shard: state.shard.clone(),
@@ -468,6 +536,15 @@ impl CalcInput {
 }
 
 impl CalcView {
+    /// The bandwidth lines drawn, in order: the first level (results), the
+    /// second, then the others chosen.
+    pub fn lines(&self) -> Vec<LevelKind> {
+        std::iter::once(self.level1)
+            .chain(self.level2)
+            .chain(self.extra_lines.iter().copied())
+            .collect()
+    }
+
     /// The link state of this view, if it is valid: what the user sees, with
     /// the batch chart's `pairs` and axes and the roofline chart's axes.
     /// `None` while a field is invalid.
@@ -502,8 +579,11 @@ impl CalcView {
             op: s.op.notation(),
             sizes: s.sizes.clone(),
             compute: input.compute,
+            unit: input.unit,
             level1: self.level1,
             level2: self.level2,
+            extra_lines: self.extra_lines.clone(),
+            roofs: self.roofs.clone(),
             chips,
             link: input.link,
             shard: input

@@ -1,8 +1,9 @@
 //! The comparison table: critical intensity and critical batch size for every
-//! preset, data type and memory level.
+//! preset, roof (each data type's matrix peak and the vector unit's) and
+//! memory level.
 
 use crate::hardware::catalogue;
-use crate::{format, DType, LevelKind};
+use crate::{format, DType, LevelKind, RoofKey};
 
 /// One row of the comparison table.
 #[derive(Debug, Clone, PartialEq)]
@@ -11,7 +12,9 @@ pub struct CompareRow {
     pub chip_id: String,
     /// Chip display name.
     pub chip: String,
-    /// Data type of the peak.
+    /// The roof: a data type's matrix peak, or the vector unit's.
+    pub roof: RoofKey,
+    /// Data type of the peak (the one the vector figure is quoted for).
     pub dtype: DType,
     /// Memory level or link.
     pub level: LevelKind,
@@ -23,8 +26,9 @@ pub struct CompareRow {
     pub critical_intensity: f64,
     /// Critical batch of a matmul with every operand in `dtype`, under the
     /// B ≪ D, F approximation: its intensity is `2B / bytes(dtype)`, so the
-    /// batch is `critical_intensity × bytes(dtype) / 2`.
-    pub critical_batch: f64,
+    /// batch is `critical_intensity × bytes(dtype) / 2`. `None` for the
+    /// vector unit, where matmuls do not run.
+    pub critical_batch: Option<f64>,
     /// Formatted peak.
     pub peak_text: String,
     /// Formatted bandwidth.
@@ -35,17 +39,27 @@ pub struct CompareRow {
     pub critical_batch_text: String,
 }
 
-/// Every preset × data type × level, in catalogue order.
+/// Every preset × roof × level, in catalogue order: the matrix peaks
+/// (widest type first), then the vector unit's.
 pub fn compare_rows() -> Vec<CompareRow> {
     let mut rows = Vec::new();
     for chip in catalogue() {
-        for p in &chip.peaks {
+        let roofs = chip
+            .peaks
+            .iter()
+            .map(|p| (RoofKey::Matrix(p.dtype), p))
+            .chain(chip.vector.iter().map(|v| (RoofKey::Vector, v)));
+        for (roof, p) in roofs {
             for l in &chip.levels {
                 let ci = p.dense / l.bandwidth;
-                let batch = ci * p.dtype.bytes() / 2.0;
+                let batch = match roof {
+                    RoofKey::Matrix(_) => Some(ci * p.dtype.bytes() / 2.0),
+                    RoofKey::Vector => None,
+                };
                 rows.push(CompareRow {
                     chip_id: chip.id.clone(),
                     chip: chip.name.clone(),
+                    roof,
                     dtype: p.dtype,
                     level: l.kind,
                     peak: p.dense,
@@ -55,7 +69,8 @@ pub fn compare_rows() -> Vec<CompareRow> {
                     peak_text: format::flops_rate(p.dense),
                     bandwidth_text: format::bandwidth(l.bandwidth),
                     critical_intensity_text: format::sig(ci, 3),
-                    critical_batch_text: format::sig(batch, 3),
+                    critical_batch_text: batch
+                        .map_or_else(|| format::MISSING.to_string(), |b| format::sig(b, 3)),
                 });
             }
         }
@@ -65,7 +80,7 @@ pub fn compare_rows() -> Vec<CompareRow> {
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used)]
+    #![allow(clippy::unwrap_used, clippy::panic)]
     use super::*;
 
     #[test]
@@ -77,7 +92,7 @@ mod tests {
             .unwrap();
         assert!((bf16.critical_intensity - 1.97e14 / 8.2e11).abs() < 1e-9);
         assert!(
-            (bf16.critical_batch - 1.97e14 / 8.2e11).abs() < 1e-9,
+            (bf16.critical_batch.unwrap() - 1.97e14 / 8.2e11).abs() < 1e-9,
             "bf16: B = intensity"
         );
         let int8 = rows
@@ -85,8 +100,23 @@ mod tests {
             .find(|r| r.chip_id == "v5e" && r.dtype == DType::Int8 && r.level == LevelKind::Hbm)
             .unwrap();
         assert!(
-            (int8.critical_batch - 3.94e14 / 8.2e11 / 2.0).abs() < 1e-9,
+            (int8.critical_batch.unwrap() - 3.94e14 / 8.2e11 / 2.0).abs() < 1e-9,
             "int8: 2B"
         );
+        // The vector unit against every level, with no critical batch.
+        let vector: Vec<_> = rows
+            .iter()
+            .filter(|r| r.chip_id == "v5e" && r.roof == RoofKey::Vector)
+            .collect();
+        assert_eq!(vector.len(), 5, "HBM, VMEM, ICI, PCIe, DCN");
+        let hbm = vector.iter().find(|r| r.level == LevelKind::Hbm).unwrap();
+        assert!((hbm.critical_intensity - 6.1e12 / 8.2e11).abs() < 1e-9);
+        assert_eq!(hbm.critical_batch, None);
+        assert_eq!(hbm.critical_batch_text, "—");
+        // Every roof and level of every chip has its row.
+        for chip in catalogue() {
+            let n = rows.iter().filter(|r| r.chip_id == chip.id).count();
+            assert_eq!(n, chip.roofs().len() * chip.levels.len(), "{}", chip.id);
+        }
     }
 }

@@ -33,7 +33,7 @@ pub mod url;
 pub use analysis::{analyze, critical_size, Analysis, Approx, CriticalSize, Regime, Scenario};
 pub use dtype::DType;
 pub use error::CoreError;
-pub use hardware::{Chip, Family, LevelKind, MemLevel, Peak};
+pub use hardware::{Chip, ComputeUnit, Family, LevelKind, MemLevel, Peak, RoofKey};
 pub use network::{network, NetworkAnalysis};
 pub use op::{Counts, OpKind, Operand, Operation, ParseError, Shortcut, Sizes};
 pub use quiz::{check, AnswerKind, CalcSetup, Expected, Part, Question, Unit, Verdict};

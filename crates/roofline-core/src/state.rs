@@ -13,7 +13,7 @@ use crate::small::SmallMap;
 use crate::analysis::Scenario;
 use crate::hardware::{preset, Chip};
 use crate::op::{Operation, Shortcut, Sizes};
-use crate::{CoreError, DType, LevelKind};
+use crate::{ComputeUnit, CoreError, DType, LevelKind, RoofKey};
 
 /// The chip a state starts from (and falls back to).
 pub const DEFAULT_CHIP: &str = "v5e";
@@ -114,12 +114,22 @@ pub struct CalcState {
     /// The data type the math runs at; `None` = the widest input's. When
     /// set, the chip (with overrides) lists a peak for it.
     pub compute: Option<DType>,
+    /// The unit the math runs on; `None` = the operation's natural one
+    /// ([`Operation::natural_unit`]).
+    pub unit: Option<ComputeUnit>,
     /// The first memory level (results and the first chart line); the chip
     /// (with overrides) lists it.
     pub level1: LevelKind,
     /// A second bandwidth line to compare, or none; the chip lists it and it
     /// differs from `level1`. Default: [`default_level2`].
     pub level2: Option<LevelKind>,
+    /// More bandwidth lines on the chart, after `level2` (which is then
+    /// set): levels the chip lists, none of them `level1` or `level2`, no
+    /// two the same. Default: none.
+    pub extra_lines: Vec<LevelKind>,
+    /// More roofs on the chart, besides the one the math runs under: roofs
+    /// the chip has, no two the same. Default: none.
+    pub roofs: Vec<RoofKey>,
     /// Chips the contraction is split over: 1 (a single chip, the default)
     /// to [`MAX_CHIPS`].
     pub chips: u32,
@@ -210,8 +220,11 @@ impl Default for CalcState {
             op: op.notation(),
             sizes: default_sizes(&op),
             compute: None,
+            unit: None,
             level1,
             level2,
+            extra_lines: Vec::new(),
+            roofs: Vec::new(),
             chips: 1,
             link: None,
             shard: None,
@@ -328,6 +341,7 @@ impl CalcState {
             compute_dtype: self.compute,
             level: self.level1,
             small_dim: None,
+            unit: self.unit,
         })
     }
 

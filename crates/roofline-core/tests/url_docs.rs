@@ -93,6 +93,33 @@ fn examples_mean_what_the_text_says() {
     assert_eq!(s.calc.sizes.get("N"), Some(&1e8));
     roofline_core::analyze(&s.calc.scenario().unwrap()).unwrap();
 
+    let s = example("?v=1&op=add");
+    let a = roofline_core::analyze(&s.calc.scenario().unwrap()).unwrap();
+    assert_eq!(a.unit, roofline_core::ComputeUnit::Vector);
+    assert_eq!(a.peak, 6.1e12);
+
+    let s = example("unit=matrix");
+    assert_eq!(s.calc.unit, Some(roofline_core::ComputeUnit::Matrix));
+    let a = roofline_core::analyze(&s.calc.scenario().unwrap()).unwrap();
+    assert_eq!(a.unit, roofline_core::ComputeUnit::Matrix);
+    assert_eq!(a.peak, 1.634e14);
+
+    let s = example("lv=");
+    assert_eq!(s.calc.level1, LevelKind::Hbm);
+    assert_eq!(s.calc.level2, Some(LevelKind::Vmem));
+    assert_eq!(s.calc.extra_lines, vec![LevelKind::Ici, LevelKind::Pcie]);
+
+    let s = example("roofs=");
+    assert_eq!(
+        s.calc.roofs,
+        vec![
+            roofline_core::RoofKey::Matrix(DType::Fp8),
+            roofline_core::RoofKey::Vector
+        ]
+    );
+    let v = roofline_core::calc::evaluate(&roofline_core::calc::CalcInput::from_state(&s.calc));
+    assert_eq!(v.roofs, s.calc.roofs);
+
     let s = example("l1=pcie");
     assert_eq!(s.calc.level1, LevelKind::Pcie);
     assert_eq!(s.calc.level2, Some(LevelKind::Hbm));

@@ -10,7 +10,7 @@ use roofline_core::state::{
     default_batch_dim, AppState, CalcState, ChartScale, QuizState, View, MAX_CHIPS, MAX_PAIRS,
 };
 use roofline_core::url::{decode, encode, Decoded, MAX_NOTICES};
-use roofline_core::{DType, LevelKind, Operation};
+use roofline_core::{ComputeUnit, DType, LevelKind, Operation};
 
 /// Operations a state may hold: the shortcuts, and others that exercise
 /// the notation (unicode and long names, one input, three inputs, scalars).
@@ -97,6 +97,11 @@ fn calc_state() -> impl Strategy<Value = CalcState> {
                 prop_oneof![Just(ChartScale::Log), Just(ChartScale::Linear)],
                 prop_oneof![Just(ChartScale::Log), Just(ChartScale::Linear)],
                 prop::collection::vec((positive(), positive()), 1..=MAX_PAIRS),
+                (
+                    pick(vec![ComputeUnit::Matrix, ComputeUnit::Vector]),
+                    prop::collection::vec(any::<bool>(), LevelKind::ALL.len()),
+                    prop::collection::vec(any::<bool>(), DType::ALL.len() + 1),
+                ),
             )
                 .prop_map(
                     move |(
@@ -111,6 +116,7 @@ fn calc_state() -> impl Strategy<Value = CalcState> {
                         bs,
                         rs,
                         pairs,
+                        (unit, line_mask, roof_mask),
                     )| {
                         // Only states the page can show: an fp32 operation on a
                         // chip without an fp32 peak runs at a type it has, and
@@ -124,11 +130,36 @@ fn calc_state() -> impl Strategy<Value = CalcState> {
                         let networkable = !op.contracted_dims().is_empty()
                             && chip.level_kinds().iter().any(|k| k.is_network());
                         let chips = if networkable { chips } else { 1 };
+                        let level2 = level2.filter(|l| *l != level1);
+                        // More lines (after a second one), in the chip's
+                        // order; more roofs, in the chip's order.
+                        let extra_lines = if level2.is_some() {
+                            chip.level_kinds()
+                                .into_iter()
+                                .enumerate()
+                                .filter(|(i, k)| {
+                                    line_mask[*i] && *k != level1 && Some(*k) != level2
+                                })
+                                .map(|(_, k)| k)
+                                .collect()
+                        } else {
+                            Vec::new()
+                        };
+                        let roofs = chip
+                            .roofs()
+                            .into_iter()
+                            .enumerate()
+                            .filter(|(i, _)| roof_mask[*i])
+                            .map(|(_, r)| r)
+                            .collect();
                         CalcState {
                             sizes: dims.iter().cloned().zip(sizes).collect(),
                             compute,
                             level1,
-                            level2: level2.filter(|l| *l != level1),
+                            level2,
+                            extra_lines,
+                            roofs,
+                            unit,
                             chips,
                             link,
                             shard,

@@ -70,6 +70,10 @@ pub struct RooflineChart {
     pub peak: f64,
     /// Label of the roof, for example "peak 197 TFLOP/s (bf16)".
     pub peak_label: String,
+    /// The roof's key: its data type (`bf16`) or `vector`.
+    pub roof_key: String,
+    /// Other roofs drawn for comparison (dashed), in order.
+    pub roofs: Vec<OtherRoof>,
     /// One or two memory lines, then the network link's when there is one.
     pub lines: Vec<BandwidthLine>,
     /// The operation and, across chips, its network intensity.
@@ -81,7 +85,34 @@ pub struct RooflineChart {
     pub log: bool,
 }
 
+/// A roof drawn beside the one the operation runs under: another data
+/// type's peak, or the vector unit's.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OtherRoof {
+    /// Its key: `fp8`, `vector`.
+    pub key: String,
+    /// Its label on the chart: `fp8 peak 1.98 PFLOP/s`.
+    pub label: String,
+    /// Its label where that does not fit (a phone): `fp8 peak`.
+    pub short: String,
+    /// Its peak, FLOP/s.
+    pub peak: f64,
+}
+
 impl RooflineChart {
+    /// The keys of the roofs drawn, the operation's first: `bf16,fp8,vector`.
+    pub fn roof_keys(&self) -> String {
+        let keys: Vec<&str> = std::iter::once(self.roof_key.as_str())
+            .chain(self.roofs.iter().map(|r| r.key.as_str()))
+            .collect();
+        keys.join(",")
+    }
+
+    /// Adds `roofs` (key, label, peak) beside the operation's.
+    pub fn add_roofs(&mut self, roofs: impl IntoIterator<Item = OtherRoof>) {
+        self.roofs.extend(roofs);
+    }
+
     /// The y range: on log axes from the lowest line's throughput at the
     /// left edge to above the roof, on whole decades; on linear axes from
     /// zero to a little above the roof.
@@ -97,7 +128,8 @@ impl RooflineChart {
     /// The y range with the throughputs `extra` in it as well (generic, so
     /// that the calculator's copy, with none, is the plain one).
     fn y_range_over(&self, extra: impl Iterator<Item = f64> + Clone) -> (f64, f64) {
-        let top = extra.clone().fold(self.peak, f64::max);
+        let roofs = self.roofs.iter().map(|r| r.peak);
+        let top = extra.clone().chain(roofs.clone()).fold(self.peak, f64::max);
         if !self.log {
             return (0.0, top * 1.15);
         }
@@ -106,6 +138,7 @@ impl RooflineChart {
             .iter()
             .map(|l| attained(self.peak, l.bandwidth, self.x_range.0))
             .chain(extra)
+            .chain(roofs)
             .fold(self.peak, f64::min);
         let lo = pow10(lo.log10().floor());
         let hi = pow10((top.log10() + 0.35).ceil());
@@ -125,7 +158,8 @@ impl RooflineChart {
     pub fn line_color(&self, i: usize, theme: &Theme) -> RGBColor {
         match self.lines.get(i) {
             Some(l) if l.network => theme.lines[2],
-            _ => theme.lines[i % 2],
+            _ if i < 2 => theme.lines[i],
+            _ => theme.more_lines[(i - 2).min(2)],
         }
     }
 
@@ -344,6 +378,29 @@ fn draw<DB: DrawingBackend, const POINTS: bool>(
     ))
     .map_err(err)?;
 
+    // Other roofs, dashed, each with a ring where the first line would
+    // bend into it.
+    for r in &chart.roofs {
+        ctx.draw(&DashedPathElement::new(
+            [(xlo, r.peak), (xhi, r.peak)],
+            px(8.0),
+            px(5.0),
+            ShapeStyle::from(theme.roof).stroke_width(px(1.5) as u32),
+        ))
+        .map_err(err)?;
+        if let Some(first) = chart.lines.first() {
+            let bend = r.peak / first.bandwidth;
+            if bend >= xlo && bend <= xhi {
+                ctx.draw(&Circle::new(
+                    (bend, r.peak),
+                    px(4.0),
+                    ShapeStyle::from(chart.line_color(0, theme)).stroke_width(px(1.5) as u32),
+                ))
+                .map_err(err)?;
+            }
+        }
+    }
+
     // Bandwidth lines, each bending into the roof at its critical intensity.
     for (i, line) in chart.lines.iter().enumerate() {
         let color = chart.line_color(i, theme);
@@ -522,6 +579,23 @@ fn draw<DB: DrawingBackend, const POINTS: bool>(
             ((left + d, roof + d / 2), HPos::Left, VPos::Top),
         ],
     )?;
+    // The other roofs' labels, on their lines at either end; where the
+    // whole label does not fit (a phone), its short one (`fp8 peak`).
+    for r in &chart.roofs {
+        let (_, y) = at(xlo, r.peak);
+        let spots = [
+            ((right - d, y - d / 2), HPos::Right, VPos::Bottom),
+            ((left + d, y - d / 2), HPos::Left, VPos::Bottom),
+            ((right - d, y + d / 2), HPos::Right, VPos::Top),
+            ((left + d, y + d / 2), HPos::Left, VPos::Top),
+        ];
+        let style = text_style(11.0, theme.text);
+        for text in [&r.label, &r.short] {
+            if labels.place_or_cross(text, &style, &spots)? {
+                break;
+            }
+        }
+    }
     for &m in &markers {
         // What the operation attains under each line, right of the marker
         // (left of it would read as a bend label); once when lines agree.

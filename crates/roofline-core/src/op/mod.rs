@@ -185,6 +185,23 @@ impl Operation {
             .collect()
     }
 
+    /// The unit this operation runs on unless told otherwise: the matrix
+    /// unit for a contraction of two or more inputs over a dimension they
+    /// share, whose output keeps a dimension (a matmul, a matrix-vector
+    /// product); the vector unit for elementwise work, a pure reduction and
+    /// a dot product (a multiply, then a sum to one number).
+    pub fn natural_unit(&self) -> crate::ComputeUnit {
+        let shared = self
+            .contracted_dims()
+            .iter()
+            .any(|d| self.inputs.iter().filter(|o| o.has(d)).count() >= 2);
+        if self.kind == OpKind::Contraction && shared && !self.output.dims.is_empty() {
+            crate::ComputeUnit::Matrix
+        } else {
+            crate::ComputeUnit::Vector
+        }
+    }
+
     /// Whether `dim` appears anywhere in the operation.
     pub fn has_dim(&self, dim: &str) -> bool {
         self.operands().any(|o| o.has(dim))

@@ -12,7 +12,7 @@ use super::Kernel;
 pub struct Roof {
     /// Peak FLOP/s.
     pub peak: f64,
-    /// The roof's key, the data type's name: `bf16`.
+    /// The roof's key: the data type's name (`bf16`), or `vector`.
     pub peak_key: String,
     /// Bandwidth of the line, bytes/s.
     pub bandwidth: f64,
@@ -23,15 +23,18 @@ pub struct Roof {
 }
 
 impl Roof {
-    /// The roof of what the calculator shows: its chip's peak at the math's
-    /// data type and its first level's bandwidth; `None` while the
-    /// calculator has no results.
+    /// The roof of what the calculator shows: the peak its operation runs
+    /// at (the matrix unit's at the math's data type, or the vector unit's)
+    /// and its first level's bandwidth; `None` while the calculator has no
+    /// results.
     pub fn for_view(v: &CalcView) -> Option<Roof> {
         let (s, a) = (v.scenario.as_ref()?, v.analysis.as_ref()?);
-        let dtype = a.compute_dtype;
         Some(Roof {
-            peak: s.chip.peak(dtype).ok()?,
-            peak_key: dtype.name().to_string(),
+            peak: a.peak,
+            peak_key: match a.unit {
+                crate::ComputeUnit::Matrix => a.compute_dtype.name().to_string(),
+                crate::ComputeUnit::Vector => "vector".to_string(),
+            },
             bandwidth: s.chip.bandwidth(v.level1).ok()?,
             line_key: v.level1.key().to_string(),
             line_name: v.level1.name().to_string(),

@@ -184,7 +184,12 @@ pub fn rows(a: &Analysis, critical: Option<(&str, &CriticalSize)>) -> Vec<Result
             "T_math",
             Some(a.t_math),
             format::seconds(a.t_math),
-            format!("FLOPs ÷ peak {dtype} FLOPs/s: the time the math alone takes."),
+            match a.unit {
+                crate::ComputeUnit::Matrix => {
+                    format!("FLOPs ÷ peak {dtype} FLOPs/s: the time the math alone takes.")
+                }
+                crate::ComputeUnit::Vector => "FLOPs ÷ the vector unit's peak FLOPs/s (elementwise work runs there, not on the matrix unit): the time the math alone takes.".to_string(),
+            },
         ),
         row(
             "t-comms",
@@ -253,13 +258,26 @@ pub fn rows(a: &Analysis, critical: Option<(&str, &CriticalSize)>) -> Vec<Result
 pub fn regime_row(a: &Analysis) -> (&'static str, String) {
     let i = format::intensity(a.intensity);
     let c = format::intensity(a.critical_intensity);
+    let roof = roof_name(a);
+    let line = a.level.name();
     let text = match a.regime {
-        Regime::Compute => format!("Compute-bound: the intensity, {i}, is above the critical {c}."),
-        Regime::Bandwidth => {
-            format!("Bandwidth-bound: the intensity, {i}, is at or below the critical {c}.")
-        }
+        Regime::Compute => format!(
+            "Compute-bound: the {roof} binds. The intensity, {i}, is above the critical {c} (that peak over {line} bandwidth)."
+        ),
+        Regime::Bandwidth => format!(
+            "Bandwidth-bound: the {line} line binds. The intensity, {i}, is at or below the critical {c} (the {roof} over {line} bandwidth)."
+        ),
     };
     (a.regime.key(), text)
+}
+
+/// The roof an analysis is read against: `bf16 peak of the matrix unit`
+/// or `vector unit's peak`.
+pub fn roof_name(a: &Analysis) -> String {
+    match a.unit {
+        crate::ComputeUnit::Matrix => format!("{} peak of the matrix unit", a.compute_dtype),
+        crate::ComputeUnit::Vector => "vector unit's peak".to_string(),
+    }
 }
 
 /// A size as written in a derivation: whole numbers below 10⁷ in full
@@ -437,7 +455,12 @@ pub fn derivation(s: &Scenario, a: &Analysis) -> Vec<Step> {
     let level = a.level.name();
     steps.push(step(
         "Critical intensity",
-        format!("peak {} FLOPs/s ÷ {level} bandwidth", a.compute_dtype),
+        match a.unit {
+            crate::ComputeUnit::Matrix => {
+                format!("peak {} FLOPs/s ÷ {level} bandwidth", a.compute_dtype)
+            }
+            crate::ComputeUnit::Vector => format!("vector-unit peak FLOPs/s ÷ {level} bandwidth"),
+        },
         format!("{} ÷ {}", sci(a.peak), sci(a.bandwidth)),
         format::intensity(a.critical_intensity),
     ));

@@ -137,6 +137,15 @@ fn viable(mut state: CalcState, n: &mut Notes) -> CalcState {
             if state.link.is_some_and(|l| !kinds.contains(&l)) {
                 state.link = None;
             }
+            let (l1, l2) = (state.level1, state.level2);
+            state
+                .extra_lines
+                .retain(|k| kinds.contains(k) && *k != l1 && Some(*k) != l2);
+            if l2.is_none() {
+                state.extra_lines.clear();
+            }
+            let roofs = chip.roofs();
+            state.roofs.retain(|r| roofs.contains(r));
             if state.compute.is_some_and(|d| chip.peak(d).is_err()) {
                 state.compute = None;
             }

@@ -99,13 +99,30 @@ pub fn encode(state: &AppState) -> String {
     if let Some(d) = c.compute {
         put("dt", d.name().to_string());
     }
-    if c.level1 != LevelKind::Hbm {
-        put("l1", c.level1.key().to_string());
+    if let Some(u) = c.unit {
+        put("unit", u.key().to_string());
     }
     let chip = c.chip().ok().or_else(|| preset(&c.chip));
-    let l2_default = chip.as_ref().and_then(|ch| default_level2(ch, c.level1));
-    if c.level2 != l2_default {
-        put("l2", c.level2.map_or("none", LevelKind::key).to_string());
+    if c.extra_lines.is_empty() {
+        if c.level1 != LevelKind::Hbm {
+            put("l1", c.level1.key().to_string());
+        }
+        let l2_default = chip.as_ref().and_then(|ch| default_level2(ch, c.level1));
+        if c.level2 != l2_default {
+            put("l2", c.level2.map_or("none", LevelKind::key).to_string());
+        }
+    } else {
+        // More than two lines: all of them, in order.
+        let lines: Vec<&str> = std::iter::once(c.level1)
+            .chain(c.level2)
+            .chain(c.extra_lines.iter().copied())
+            .map(LevelKind::key)
+            .collect();
+        put("lv", lines.join(","));
+    }
+    if !c.roofs.is_empty() {
+        let keys: Vec<&str> = c.roofs.iter().map(|r| r.key()).collect();
+        put("roofs", keys.join(","));
     }
     if c.chips != 1 {
         put("n", c.chips.to_string());

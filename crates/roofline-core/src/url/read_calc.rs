@@ -10,7 +10,7 @@ use crate::state::{
     default_batch_dim, default_level2, default_sizes, CalcState, ChartScale, DEFAULT_CHIP,
     DEFAULT_PAIRS, DEFAULT_SHORTCUT, MAX_CHIPS, MAX_PAIRS,
 };
-use crate::{DType, LevelKind};
+use crate::{ComputeUnit, DType, LevelKind, RoofKey};
 
 use super::encode::pairs_value;
 use super::notice::{dim_list, dim_name, num_problem, quoted, said, shown, shown_long, Notes};
@@ -27,6 +27,7 @@ fn fallback_chip() -> Chip {
             family: Family::Custom,
             peaks: Vec::new(),
             levels: Vec::new(),
+            vector: None,
         })
 }
 
@@ -67,6 +68,23 @@ pub(super) fn read_calc(p: &mut Params, n: &mut Notes) -> CalcState {
         Some(raw) => read_sizes(&raw, &op, n),
     };
 
+    // Where the math runs: on the vector unit, the data type does not pick
+    // the peak, so a chip need not list one for it.
+    let unit = p.take("unit").and_then(|raw| {
+        let u = ComputeUnit::from_key(&raw);
+        if u.is_none() {
+            n.push(
+                "unit",
+                format!(
+                    "{} is not a unit (matrix or vector); using the operation's own",
+                    said("unit", &raw)
+                ),
+            );
+        }
+        u
+    });
+    let on_vector =
+        chip.vector.is_some() && unit.unwrap_or_else(|| op.natural_unit()) == ComputeUnit::Vector;
     let widest = op.widest_input_dtype();
     let compute = p.take("dt").and_then(|raw| match raw.parse::<DType>() {
         Err(_) => {
@@ -80,7 +98,7 @@ pub(super) fn read_calc(p: &mut Params, n: &mut Notes) -> CalcState {
             );
             None
         }
-        Ok(d) if chip.peak(d).is_err() => {
+        Ok(d) if !on_vector && chip.peak(d).is_err() => {
             n.push(
                 "dt",
                 format!(
@@ -93,7 +111,7 @@ pub(super) fn read_calc(p: &mut Params, n: &mut Notes) -> CalcState {
         Ok(d) => Some(d),
     });
     let compute = match compute {
-        None if chip.peak(widest).is_err() => {
+        None if !on_vector && chip.peak(widest).is_err() => {
             let first = chip.dtypes().into_iter().next();
             if let Some(d) = first {
                 n.push(
@@ -166,6 +184,85 @@ pub(super) fn read_calc(p: &mut Params, n: &mut Notes) -> CalcState {
             }
         },
     };
+
+    // `lv` lists every line, the first for the results; it replaces `l1`
+    // and `l2` (which old links and links with two lines use).
+    let (mut level1, mut level2, mut extra_lines) = (level1, level2, Vec::new());
+    if let Some(raw) = p.take("lv") {
+        let mut lines: Vec<LevelKind> = Vec::new();
+        for item in raw
+            .split(',')
+            .map(str::trim)
+            .filter(|i| !i.is_empty())
+            .take(16)
+        {
+            match read_level(item) {
+                Some(k) if kinds.contains(&k) => {
+                    if !lines.contains(&k) {
+                        lines.push(k);
+                    }
+                }
+                Some(k) => n.push(
+                    "lv",
+                    format!(
+                        "lv: {} has no {k} bandwidth; its line is left out",
+                        chip.name
+                    ),
+                ),
+                None => n.push(
+                    "lv",
+                    format!(
+                        "lv: {} is not a memory level ({LEVELS}); left out",
+                        quoted(item)
+                    ),
+                ),
+            }
+        }
+        if let Some((&first, rest)) = lines.split_first() {
+            level1 = first;
+            level2 = rest.first().copied();
+            extra_lines = rest.iter().skip(1).copied().collect();
+        } else {
+            n.push(
+                "lv",
+                "lv lists no line this chip has; using HBM".to_string(),
+            );
+            level1 = LevelKind::Hbm;
+            level2 = default_level2(&chip, level1);
+        }
+    }
+
+    // More roofs: roofs the chip has (any data type's peak, or `vector`).
+    let mut roofs: Vec<RoofKey> = Vec::new();
+    if let Some(raw) = p.take("roofs") {
+        let have = chip.roofs();
+        for item in raw
+            .split(',')
+            .map(str::trim)
+            .filter(|i| !i.is_empty())
+            .take(16)
+        {
+            match RoofKey::from_key(item) {
+                Some(r) if have.contains(&r) => {
+                    if !roofs.contains(&r) {
+                        roofs.push(r);
+                    }
+                }
+                Some(r) => n.push(
+                    "roofs",
+                    format!("roofs: {} has no {}; left out", chip.name, r.name()),
+                ),
+                None => n.push(
+                    "roofs",
+                    format!(
+                        "roofs: {} is not a roof (a data type such as bf16 or fp8, or vector); left out",
+                        quoted(item)
+                    ),
+                ),
+            }
+        }
+        roofs.sort();
+    }
 
     let chips = match p.take("n") {
         None => 1,
@@ -259,6 +356,7 @@ pub(super) fn read_calc(p: &mut Params, n: &mut Notes) -> CalcState {
     };
 
     CalcState {
+        unit,
         chip: chip.id.clone(),
         peak_overrides,
         bw_overrides,
@@ -267,6 +365,8 @@ pub(super) fn read_calc(p: &mut Params, n: &mut Notes) -> CalcState {
         compute,
         level1,
         level2,
+        extra_lines,
+        roofs,
         chips,
         link,
         shard,
@@ -292,7 +392,7 @@ fn read_scale(p: &mut Params, n: &mut Notes, key: &str) -> ChartScale {
     }
 }
 
-const LEVELS: &str = "hbm, vmem, smem, pcie, ici, nvlink or dcn";
+const LEVELS: &str = "hbm, vmem, smem, pcie, ici, nvlink, fabric or dcn";
 
 fn read_level(raw: &str) -> Option<LevelKind> {
     LevelKind::from_key(raw)
