@@ -2,7 +2,7 @@
 //! `roofline_core::format`.
 
 use roofline_core::calc::CalcView;
-use roofline_core::{format, roofline::Roofline, Chip, CoreError, DType, LevelKind};
+use roofline_core::{format, roofline::Roofline, Chip, CoreError, DType, LevelKind, RoofKey};
 
 use crate::{BandwidthLine, OpMarker, RooflineChart};
 
@@ -23,13 +23,8 @@ pub fn roofline_for_view(v: &CalcView, log: bool) -> Result<RooflineChart, Strin
         a.intensity,
     ));
     // The roof is the peak of the unit the math runs on.
-    let roof = match a.unit {
-        roofline_core::ComputeUnit::Matrix => format!("{} peak", a.compute_dtype),
-        roofline_core::ComputeUnit::Vector => "vector unit peak".to_string(),
-    };
     let mut chart =
-        roofline_under(&s.chip, a.peak, &roof, &levels, marker).map_err(|e| e.to_string())?;
-    chart.roof_key = a.roof().key().to_string();
+        roofline_under(&s.chip, a.roof(), a.peak, &levels, marker).map_err(|e| e.to_string())?;
     // The other roofs chosen, each labelled with its peak and where the
     // first line meets it.
     chart.add_roofs(v.roofs.iter().filter_map(|&r| {
@@ -69,17 +64,15 @@ pub fn roofline_for_chip(
     marker: Option<(String, f64)>,
 ) -> Result<RooflineChart, CoreError> {
     let peak = chip.peak(dtype)?;
-    let mut chart = roofline_under(chip, peak, &format!("{dtype} peak"), levels, marker)?;
-    chart.roof_key = dtype.name().to_string();
-    Ok(chart)
+    roofline_under(chip, RoofKey::Matrix(dtype), peak, levels, marker)
 }
 
-/// The roofline of `chip` under the roof `peak` (FLOP/s), named `roof_name`
-/// (`bf16 peak`, `vector unit peak`), against the given memory levels.
+/// The roofline of `chip` under `under`, whose peak is `peak` (FLOP/s),
+/// against the given memory levels.
 fn roofline_under(
     chip: &Chip,
+    under: RoofKey,
     peak: f64,
-    roof_name: &str,
     levels: &[LevelKind],
     marker: Option<(String, f64)>,
 ) -> Result<RooflineChart, CoreError> {
@@ -106,8 +99,8 @@ fn roofline_under(
     let marks: Vec<f64> = marker.iter().map(|m| m.1).collect();
     Ok(RooflineChart {
         peak,
-        peak_label: format!("{roof_name} {}", format::flops_rate(peak)),
-        roof_key: String::new(),
+        peak_label: format!("{} {}", under.name(), format::flops_rate(peak)),
+        roof_key: under.key().to_string(),
         roofs: Vec::new(),
         lines,
         markers: marker

@@ -108,10 +108,8 @@ impl Scenario {
     /// Where the math runs: the unit asked for, else the operation's
     /// natural one; the matrix unit when the chip lists no vector-unit peak.
     pub fn resolved_unit(&self) -> ComputeUnit {
-        match self.unit.unwrap_or_else(|| self.op.natural_unit()) {
-            ComputeUnit::Vector if self.chip.vector.is_some() => ComputeUnit::Vector,
-            _ => ComputeUnit::Matrix,
-        }
+        self.chip
+            .runs_on(self.unit.unwrap_or_else(|| self.op.natural_unit()))
     }
 
     /// Peak FLOPs/s of the unit the math runs on (the matrix unit's at the

@@ -380,12 +380,9 @@ pub fn evaluate(input: &CalcInput) -> CalcView {
         let dtype = input.compute.unwrap_or_else(|| op.widest_input_dtype());
         view.compute = Some(dtype);
         let asked = input.unit.unwrap_or_else(|| op.natural_unit());
-        let has_vector = chip.as_ref().is_some_and(|c| c.vector.is_some());
-        let unit = if has_vector {
-            asked
-        } else {
-            ComputeUnit::Matrix
-        };
+        let unit = chip
+            .as_ref()
+            .map_or(ComputeUnit::Matrix, |c| c.runs_on(asked));
         view.unit = Some(unit);
         if unit != asked {
             if let Some(c) = &chip {

@@ -297,6 +297,15 @@ impl Chip {
         r
     }
 
+    /// The unit work that `wanted` it runs on here: the matrix unit when
+    /// the chip lists no vector-unit peak.
+    pub fn runs_on(&self, wanted: ComputeUnit) -> ComputeUnit {
+        match wanted {
+            ComputeUnit::Vector if self.vector.is_some() => ComputeUnit::Vector,
+            _ => ComputeUnit::Matrix,
+        }
+    }
+
     /// The peak of `roof`, FLOP/s, if the chip has it.
     pub fn roof_peak(&self, roof: RoofKey) -> Option<f64> {
         match roof {

@@ -31,10 +31,7 @@ impl Roof {
         let (s, a) = (v.scenario.as_ref()?, v.analysis.as_ref()?);
         Some(Roof {
             peak: a.peak,
-            peak_key: match a.unit {
-                crate::ComputeUnit::Matrix => a.compute_dtype.name().to_string(),
-                crate::ComputeUnit::Vector => "vector".to_string(),
-            },
+            peak_key: a.roof().key().to_string(),
             bandwidth: s.chip.bandwidth(v.level1).ok()?,
             line_key: v.level1.key().to_string(),
             line_name: v.level1.name().to_string(),

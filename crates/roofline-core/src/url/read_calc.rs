@@ -83,8 +83,7 @@ pub(super) fn read_calc(p: &mut Params, n: &mut Notes) -> CalcState {
         }
         u
     });
-    let on_vector =
-        chip.vector.is_some() && unit.unwrap_or_else(|| op.natural_unit()) == ComputeUnit::Vector;
+    let on_vector = chip.runs_on(unit.unwrap_or_else(|| op.natural_unit())) == ComputeUnit::Vector;
     let widest = op.widest_input_dtype();
     let compute = p.take("dt").and_then(|raw| match raw.parse::<DType>() {
         Err(_) => {
