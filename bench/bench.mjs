@@ -32,7 +32,9 @@
 //     and the longest main-thread task until a second after it (a
 //     `longtask` PerformanceObserver installed before the page's scripts),
 //     median and range. What a learner opening a shared link in a new tab
-//     waits for; the warm figure above reuses one browser;
+//     waits for; the warm figure above reuses one browser. The loads
+//     alternate with the same loads of a peer page (bench/peer: one roofline
+//     chart in React and D3), and the ratio of the medians is printed;
 //   - Lighthouse 12.2.3 (mobile, its default) scores for performance,
 //     accessibility, best practices and SEO, with FCP, LCP and TBT. A failed
 //     run is reported and recorded as `lighthouse: null`.
@@ -152,46 +154,25 @@ async function firstChart(browser, url, loads) {
  * mark, and every long task (over 50 ms) from the start until a second
  * after the chart, read by an observer installed before any page script.
  */
-async function coldStart(url, loads) {
-  const first = [];
-  const longest = [];
-  const counts = [];
+async function coldStart(url, loads, peerUrl = null) {
+  const app = { first: [], longest: [], counts: [] };
+  const peer = { first: [], longest: [], counts: [] };
+  // With a peer page, the loads alternate (app, peer, app, ...), so both
+  // see the same machine at the same moment.
   for (let i = 0; i < loads; i++) {
-    const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'roofline-cold-'));
-    const context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      viewport: { width: 1280, height: 900 },
-      args: [
-        '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-        '--disable-background-networking', '--disable-component-update', '--disable-sync',
-        '--disable-dev-shm-usage',
-      ],
-    });
-    try {
-      await context.addInitScript(() => {
-        window.__longTasks = [];
-        try {
-          new PerformanceObserver((list) => {
-            for (const e of list.getEntries()) window.__longTasks.push([e.startTime, e.duration]);
-          }).observe({ type: 'longtask', buffered: true });
-        } catch { /* no longtask support: none recorded */ }
-      });
-      const page = context.pages()[0] ?? await context.newPage();
-      await page.goto(url, { waitUntil: 'load' });
-      await page.waitForFunction(() => performance.getEntriesByName('roofline:drawn').length > 0, null, { timeout: 30000 });
-      await page.waitForTimeout(1000);
-      const t = await page.evaluate(() => ({
-        chart: performance.getEntriesByName('roofline:drawn')[0].startTime,
-        tasks: window.__longTasks,
-      }));
-      first.push(round(t.chart));
-      longest.push(round(Math.max(0, ...t.tasks.map((x) => x[1]))));
-      counts.push(t.tasks.length);
-    } finally {
-      await context.close();
-      fs.rmSync(profile, { recursive: true, force: true });
-    }
+    await coldLoad(url, app);
+    if (peerUrl) await coldLoad(peerUrl, peer);
   }
+  const out = coldFigures(app);
+  if (peerUrl) {
+    out.peer = coldFigures(peer);
+    out.ratio_to_peer = round(out.first_chart_median / out.peer.first_chart_median, 3);
+  }
+  return out;
+}
+
+/** The median and range of one page's cold loads. */
+function coldFigures({ first, longest, counts }) {
   const range = (xs) => [Math.min(...xs), Math.max(...xs)];
   return {
     first_chart_median: round(median(first)),
@@ -202,6 +183,59 @@ async function coldStart(url, loads) {
     longest_task_runs: longest,
     long_tasks_runs: counts,
   };
+}
+
+/** One cold load of `url`, its figures pushed to `into`. */
+async function coldLoad(url, into) {
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'roofline-cold-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    viewport: { width: 1280, height: 900 },
+    args: [
+      '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+      '--disable-dev-shm-usage',
+    ],
+  });
+  try {
+    await context.addInitScript(() => {
+      window.__longTasks = [];
+      try {
+        new PerformanceObserver((list) => {
+          for (const e of list.getEntries()) window.__longTasks.push([e.startTime, e.duration]);
+        }).observe({ type: 'longtask', buffered: true });
+      } catch { /* no longtask support: none recorded */ }
+    });
+    const page = context.pages()[0] ?? await context.newPage();
+    await page.goto(url, { waitUntil: 'load' });
+    await page.waitForFunction(() => performance.getEntriesByName('roofline:drawn').length > 0, null, { timeout: 30000 });
+    await page.waitForTimeout(1000);
+    const t = await page.evaluate(() => ({
+      chart: performance.getEntriesByName('roofline:drawn')[0].startTime,
+      tasks: window.__longTasks,
+    }));
+    into.first.push(round(t.chart));
+    into.longest.push(round(Math.max(0, ...t.tasks.map((x) => x[1]))));
+    into.counts.push(t.tasks.length);
+  } finally {
+    await context.close();
+    fs.rmSync(profile, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The peer page (bench/peer: one roofline chart in React and D3, the kind
+ * of page the cold-start issue compares with), built into bench/peer/dist
+ * when its packages are installed; null (and why, on stderr) otherwise.
+ */
+function peerDist() {
+  const dir = path.join(here, 'peer', 'dist');
+  if (!fs.existsSync(path.join(here, 'node_modules', 'react-dom'))) {
+    console.error('[bench] peer page: its packages are missing (bash scripts/bench.sh installs them); measured without it');
+    return null;
+  }
+  execFileSync(process.execPath, [path.join(here, 'peer', 'build.mjs')], { stdio: ['ignore', 'ignore', 'inherit'] });
+  return dir;
 }
 
 /**
@@ -564,6 +598,11 @@ function printReport(r) {
     const span = (x) => `${x[0].toFixed(0)}-${x[1].toFixed(0)} ms`;
     rows.push(['cold start (new browser, fresh profile): navigation -> first chart', `${ms(c.first_chart_median)} (${span(c.first_chart_range)})`, '-', c.first_chart_runs.length]);
     rows.push(['cold start: longest main-thread task', `${ms(c.longest_task_median)} (${span(c.longest_task_range)})`, '-', c.longest_task_runs.length]);
+    if (c.peer) {
+      rows.push(['cold start, React + D3 peer page: first chart', `${ms(c.peer.first_chart_median)} (${span(c.peer.first_chart_range)})`, '-', c.peer.first_chart_runs.length]);
+      rows.push(['cold start, React + D3 peer page: longest task', `${ms(c.peer.longest_task_median)} (${span(c.peer.longest_task_range)})`, '-', c.peer.longest_task_runs.length]);
+      rows.push(['cold start: first chart, app / peer (goal: at most 0.5)', c.ratio_to_peer.toFixed(2), '-', c.first_chart_runs.length]);
+    }
   }
   console.log(table(rows));
   if (r.first_chart_ms) console.log(`first chart runs: ${r.first_chart_ms.runs.map((x) => x.toFixed(1)).join(', ')} ms`);
@@ -606,6 +645,8 @@ function flatten(r) {
   f['first chart median (ms)'] = r.first_chart_ms?.median;
   f['cold start first chart median (ms)'] = r.cold_start_ms?.first_chart_median;
   f['cold start longest task median (ms)'] = r.cold_start_ms?.longest_task_median;
+  f['cold start peer first chart median (ms)'] = r.cold_start_ms?.peer?.first_chart_median;
+  f['cold start app / peer first chart'] = r.cold_start_ms?.ratio_to_peer;
   f['slow link first paint (ms)'] = r.slow_network_ms?.first_paint_median;
   f['slow link first chart (ms)'] = r.slow_network_ms?.first_chart_median;
   f['slow link quiz open (ms)'] = r.slow_network_ms?.quiz_open_median;
@@ -742,12 +783,16 @@ async function main() {
         console.error(`[bench] Chromium failed: ${e.stack ?? e}`);
       }
     }
-    console.error(`[bench] cold start: ${coldLoads} loads, each in a new browser with a fresh profile`);
+    const peer = peerDist();
+    const peerServer = peer ? await startServer(peer) : null;
+    console.error(`[bench] cold start: ${coldLoads} loads${peer ? ' of the app and of the React + D3 peer page, alternating' : ''}, each in a new browser with a fresh profile`);
     try {
-      report.cold_start_ms = await coldStart(server.url, coldLoads);
+      report.cold_start_ms = await coldStart(server.url, coldLoads, peerServer?.url ?? null);
     } catch (e) {
       failed = true;
       console.error(`[bench] cold start failed: ${e.stack ?? e}`);
+    } finally {
+      await peerServer?.close();
     }
     if (onlyCold) {
       report.lighthouse_error = 'skipped (BENCH_ONLY_COLD=1)';

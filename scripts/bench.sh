@@ -28,7 +28,8 @@ fi
 
 bash scripts/setup.sh
 
-# Lighthouse lives in its own npm project (bench/) so the test command never
+# Lighthouse and the peer page's React, ReactDOM and d3 live in their own npm
+# project (bench/) so the test command never
 # installs it. Install from the lockfile only when node_modules is missing or
 # does not match it.
 bench_current() {
@@ -46,7 +47,7 @@ bench_current() {
 if [ -d bench/node_modules ] && bench_current; then
   say "bench npm packages present"
 else
-  say "installing bench npm packages (Lighthouse) from bench/package-lock.json"
+  say "installing bench npm packages (Lighthouse, the peer page) from bench/package-lock.json"
   npm ci --prefix bench --no-audit --no-fund --loglevel=error
 fi
 
