@@ -22,6 +22,7 @@ use crate::components::op_panel::OpPanel;
 use crate::components::quiz_loader::{prefetch_quiz, QuizLoader};
 use crate::components::results::Results;
 use crate::components::roofline_chart::RooflineChartView;
+use crate::components::shown::shown_later;
 use crate::link;
 
 /// The whole app.
@@ -216,19 +217,29 @@ pub fn App(
                 <div class="inputs">
                     <form class="panel" aria-label="Inputs" on:submit=|ev| ev.prevent_default()>
                         <ChipPanel input=input view=view epoch=epoch />
-                        <OpPanel input=input view=view epoch=epoch />
-                        <LevelsPanel input=input view=view epoch=epoch />
+                        {shown_later(move || view! {
+                            <OpPanel input=input view=view epoch=epoch />
+                            <LevelsPanel input=input view=view epoch=epoch />
+                        })}
                     </form>
                 </div>
+                // The start in short tasks: the chip (above); the operation
+                // and the memory levels; the results and the charts' frames;
+                // after a frame, the roofline's draw; the batch chunk; then
+                // what is below the charts.
                 <div class="outputs">
-                    <Results results=results stale=stale />
-                    <section class="panel charts" aria-label="Charts">
-                        <RooflineChartView spec=roofline log=roofline_log />
-                        <BatchPanel pairs=pairs log=batch_log input=input results=results />
-                    </section>
-                    <Derivation results=results />
-                    <MeasurePanel results=results points=points pasted=pasted log=roofline_log />
-                    <ComparePanel input=input />
+                    {shown_later(move || view! {
+                        <Results results=results stale=stale />
+                        <section class="panel charts" aria-label="Charts">
+                            <RooflineChartView spec=roofline log=roofline_log />
+                            <BatchPanel pairs=pairs log=batch_log input=input results=results />
+                        </section>
+                        {shown_later(move || view! {
+                            <Derivation results=results />
+                            <MeasurePanel results=results points=points pasted=pasted log=roofline_log />
+                            <ComparePanel input=input />
+                        })}
+                    })}
                 </div>
             </main>
             }

@@ -81,7 +81,7 @@ pub fn keep_drawn<S: Send + Sync + 'static>(
 ) {
     // A chart mounted again (page switch) reads its size afresh.
     forget_sizes();
-    let ready = later();
+    let ready = later_after_frame();
     Effect::new(move |_| {
         track_resizes();
         if !ready.get() {
@@ -102,36 +102,71 @@ pub fn keep_drawn<S: Send + Sync + 'static>(
 }
 
 /// A flag that turns true in a task of its own, after the current one (and
-/// after the flags made before it): a chart's first draw waits for it, so
-/// that the page's start is several short tasks (mount; then each chart)
-/// rather than one long one, and the inputs and results are on screen
-/// before the charts are drawn. Later draws (an edit) are not delayed.
-/// The batch-size chart's chunk waits for one too (`batch_panel.rs`).
+/// after the flags made before it): the page's start is then several short
+/// tasks rather than one long one (`shown::shown_later`), and the batch-size
+/// chart's chunk is fetched after the roofline's first draw
+/// (`batch_panel.rs`). Later draws (an edit) are not delayed.
 pub fn later() -> RwSignal<bool> {
-    let ready = RwSignal::new(false);
-    WAITING.with(|w| w.borrow_mut().push(ready));
-    // A `fn()` rather than a closure: `set_timeout`'s code for it is shared
-    // with the address's writer (link.rs), which saved 0.1 KB.
-    leptos::prelude::set_timeout(open_next as fn(), std::time::Duration::ZERO);
-    ready
+    queue(false)
+}
+
+/// [`later`], and after the browser has laid out and painted a frame: a
+/// chart's first draw waits for it, so that reading the canvas's size finds
+/// the layout done, in the browser's own task, rather than forcing it in
+/// the draw's.
+fn later_after_frame() -> RwSignal<bool> {
+    queue(true)
 }
 
 thread_local! {
-    /// The flags of [`later`] not yet opened, oldest first.
-    static WAITING: std::cell::RefCell<Vec<RwSignal<bool>>> =
-        const { std::cell::RefCell::new(Vec::new()) };
+    /// The flags of [`later`] not yet opened, oldest first, each with
+    /// whether it waits for a frame.
+    static WAITING: std::cell::RefCell<std::collections::VecDeque<(RwSignal<bool>, bool)>> =
+        const { std::cell::RefCell::new(std::collections::VecDeque::new()) };
+    /// Whether a timer (or a frame) to open the oldest flag is pending.
+    static SCHEDULED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
-/// Opens the oldest waiting flag: each timer of [`later`] opens one, in the
-/// order they were made.
+/// Puts a flag in the queue and makes sure the queue is moving.
+fn queue(after_frame: bool) -> RwSignal<bool> {
+    let ready = RwSignal::new(false);
+    WAITING.with(|w| w.borrow_mut().push_back((ready, after_frame)));
+    schedule();
+    ready
+}
+
+/// Schedules the opening of the oldest flag, one at a time: a timer, or a
+/// frame and then a timer for a flag that waits for one.
+fn schedule() {
+    if SCHEDULED.with(|s| s.replace(true)) {
+        return;
+    }
+    let Some(after_frame) = WAITING.with(|w| w.borrow().front().map(|f| f.1)) else {
+        SCHEDULED.with(|s| s.set(false));
+        return;
+    };
+    // `fn()`s rather than closures: `set_timeout`'s code for them is shared
+    // with the address's writer (link.rs).
+    if after_frame {
+        leptos::prelude::request_animation_frame(timer_for_next as fn());
+    } else {
+        timer_for_next();
+    }
+}
+
+/// A timer that opens the oldest flag.
+fn timer_for_next() {
+    leptos::prelude::set_timeout(open_next as fn(), std::time::Duration::ZERO);
+}
+
+/// Opens the oldest waiting flag, then schedules the next one.
 fn open_next() {
-    let next = WAITING.with(|w| {
-        let mut w = w.borrow_mut();
-        (!w.is_empty()).then(|| w.remove(0))
-    });
-    if let Some(ready) = next {
+    SCHEDULED.with(|s| s.set(false));
+    let next = WAITING.with(|w| w.borrow_mut().pop_front());
+    if let Some((ready, _)) = next {
         ready.set(true);
     }
+    schedule();
 }
 
 /// Sizes `canvas`'s backing store to its CSS size × devicePixelRatio, then

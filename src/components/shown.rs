@@ -20,3 +20,16 @@ where
 fn shown_any(when: Memo<bool>, view: Box<dyn Fn() -> AnyView + Send + Sync>) -> impl IntoView {
     move || when.get().then(&view)
 }
+
+/// `view()` built in a task of its own after the current one
+/// ([`crate::canvas::later`]): the page's start is then several short tasks
+/// rather than one long one. Flags open in the order they are made, so a
+/// part made later in the tree (or inside another's view) opens later.
+pub fn shown_later<V, F>(view: F) -> impl IntoView
+where
+    V: IntoView + 'static,
+    F: Fn() -> V + Send + Sync + 'static,
+{
+    let ready = crate::canvas::later();
+    shown(Memo::new(move |_| ready.get()), view)
+}

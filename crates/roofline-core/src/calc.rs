@@ -161,8 +161,6 @@ pub struct CalcView {
     pub rows: Vec<ResultRow>,
     /// The regime key (`compute` / `bandwidth`) and sentence.
     pub regime: Option<(&'static str, String)>,
-    /// The derivation, step by step.
-    pub derivation: Vec<Step>,
     /// The critical size of the small dimension, if any.
     pub critical: Option<(String, CriticalSize)>,
     /// The network roofline when more than one chip is chosen.
@@ -295,7 +293,6 @@ pub fn evaluate(input: &CalcInput) -> CalcView {
         analysis: None,
         rows: Vec::new(),
         regime: None,
-        derivation: Vec::new(),
         critical: None,
         network: None,
         error: None,
@@ -475,7 +472,6 @@ pub fn evaluate(input: &CalcInput) -> CalcView {
         .filter(|r| input.roofs.contains(r) && *r != main)
         .collect();
     view.regime = Some(report::regime_row(&analysis));
-    view.derivation = report::derivation(&scenario, &analysis);
     view.critical = critical;
     if chips > 1 {
         let link = input
@@ -485,10 +481,7 @@ pub fn evaluate(input: &CalcInput) -> CalcView {
         let shard = view.shard.clone();
         match (link, shard) {
             (Some(link), Some(shard)) => match network(&scenario, &shard, chips, link) {
-                Ok(n) => {
-                    view.derivation.extend(report::network_steps(&scenario, &n));
-                    view.network = Some(network_view(n));
-                }
+                Ok(n) => view.network = Some(network_view(n)),
                 Err(e) => view.chips_error = Some(e.to_string()),
             },
             (None, _) => {
@@ -506,6 +499,23 @@ pub fn evaluate(input: &CalcInput) -> CalcView {
     view.analysis = Some(analysis);
     view.scenario = Some(scenario);
     view
+}
+
+impl CalcView {
+    /// The derivation, step by step: the chapter's formulas with this
+    /// evaluation's numbers, then the network's steps when there are several
+    /// chips; empty without results. Computed on demand (the page's
+    /// derivation is below the first view, in a chunk of its own).
+    pub fn derivation(&self) -> Vec<Step> {
+        let (Some(s), Some(a)) = (&self.scenario, &self.analysis) else {
+            return Vec::new();
+        };
+        let mut steps = report::derivation(s, a);
+        if let Some(n) = &self.network {
+            steps.extend(report::network_steps(s, &n.analysis));
+        }
+        steps
+    }
 }
 
 impl CalcInput {
@@ -687,6 +697,33 @@ mod tests {
         assert_eq!(v.size_fields.len(), 3);
         assert_eq!(v.level2, Some(LevelKind::Vmem));
         assert!(v.rows.iter().any(|r| r.key == "critical-batch"));
+    }
+
+    #[test]
+    fn derivation_is_the_reports_steps_then_the_networks() {
+        let v = evaluate(&CalcInput::default());
+        let (s, a) = (v.scenario.as_ref().unwrap(), v.analysis.as_ref().unwrap());
+        assert_eq!(v.derivation(), report::derivation(s, a));
+        assert!(!v.derivation().is_empty());
+
+        let two = evaluate(&CalcInput {
+            chips: "2".into(),
+            ..CalcInput::default()
+        });
+        let (s, a) = (
+            two.scenario.as_ref().unwrap(),
+            two.analysis.as_ref().unwrap(),
+        );
+        let n = &two.network.as_ref().unwrap().analysis;
+        let mut want = report::derivation(s, a);
+        want.extend(report::network_steps(s, n));
+        assert_eq!(two.derivation(), want);
+        assert!(two.derivation().len() > v.derivation().len());
+
+        // Without results there is nothing to derive.
+        let mut bad = CalcInput::default();
+        bad.size_edits.insert("D".into(), "-5".into());
+        assert!(evaluate(&bad).derivation().is_empty());
     }
 
     #[test]
