@@ -74,7 +74,9 @@ pub fn ChipPanel(
                 });
                 let on_input = Callback::new(move |text: String| {
                     input.update(|i| {
-                        if let Some(d) = id.strip_prefix("peak-").and_then(|d| d.parse::<DType>().ok()) {
+                        if id == "peak-vector" {
+                            i.vector_edit = Some(text);
+                        } else if let Some(d) = id.strip_prefix("peak-").and_then(|d| d.parse::<DType>().ok()) {
                             i.peak_edits.insert(d, text);
                         } else if let Some(l) = id.strip_prefix("bw-").and_then(LevelKind::from_key) {
                             i.bw_edits.insert(l, text);
@@ -87,8 +89,10 @@ pub fn ChipPanel(
             })
             .collect_view()
     };
-    let edited =
-        Memo::new(move |_| input.with(|i| !i.peak_edits.is_empty() || !i.bw_edits.is_empty()));
+    let edited = Memo::new(move |_| {
+        input
+            .with(|i| !i.peak_edits.is_empty() || !i.bw_edits.is_empty() || i.vector_edit.is_some())
+    });
     view! {
         <fieldset class="group">
             <legend>"Chip"</legend>
@@ -103,6 +107,7 @@ pub fn ChipPanel(
                             i.level2 = preset(&id).and_then(|c| default_level2(&c, i.level1));
                             i.chip = id;
                             i.peak_edits.clear();
+                            i.vector_edit = None;
                             i.bw_edits.clear();
                         })
                     }
@@ -124,6 +129,7 @@ pub fn ChipPanel(
                     on:click=move |_| {
                         input.update(|i| {
                             i.peak_edits.clear();
+                            i.vector_edit = None;
                             i.bw_edits.clear();
                         });
                         generation.update(|g| *g += 1);

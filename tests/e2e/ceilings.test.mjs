@@ -1,5 +1,6 @@
-// Every ceiling (the every-ceiling issue), as far as it is built: where the
-// work runs (matrix or vector unit), and the chips added to the catalogue.
+// Every ceiling (the every-ceiling issue): where the work runs (matrix or
+// vector unit) and a vector-unit peak typed where none is published, the
+// chips added to the catalogue, more lines and roofs, the comparison.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { serveAndLaunch, openPage, waitForDraw } from './harness.mjs';
@@ -56,6 +57,31 @@ test('a chip with no published vector figure says so and runs the add on the mat
     assert.deepEqual(await notices(page), []);
     assert.match(await page.textContent('[data-testid="unit-note"]'), /TPU v6e lists no vector-unit peak/);
     assert.ok(Math.abs(await value(page, 'critical-intensity') - 9.2e14 / 1.6e12) < 1e-9);
+    // Its numbers offer an empty vector-unit field that says why; a figure
+    // typed there moves the add onto the vector unit, timed by it, and the
+    // link keeps it (peak.vector).
+    await page.click('.chip-numbers summary');
+    const field = '[data-testid="field-peak-vector"]';
+    await page.waitForSelector(field, { state: 'visible' });
+    assert.equal(await page.inputValue(field), '');
+    assert.match(await page.textContent('.chip-numbers'), /publishes no vector-unit figure/);
+    await page.fill(field, '2e13');
+    await page.waitForFunction(() => /vector unit/.test(document.querySelector('[data-testid="unit-note"]').textContent)
+      && !/lists no vector-unit peak/.test(document.querySelector('[data-testid="unit-note"]').textContent));
+    const N = 1e6;
+    assert.ok(Math.abs(await value(page, 't-math') - N / 2e13) < 1e-18);
+    assert.ok(Math.abs(await value(page, 'critical-intensity') - 2e13 / 1.6e12) < 1e-9);
+    await page.waitForFunction(() => document.querySelector('[data-testid="roofline-canvas"]').dataset.roofs.startsWith('vector'));
+    await page.waitForFunction(() => new URL(location.href).searchParams.get('peak.vector') === '2e13');
+    await page.reload();
+    await waitForDraw(page, 'roofline-canvas');
+    assert.deepEqual(await notices(page), []);
+    assert.ok(Math.abs(await value(page, 't-math') - N / 2e13) < 1e-18);
+    assert.match(await page.textContent('.chip-numbers summary'), /edited/);
+    // A figure that is not one gets its message beside the field.
+    await page.click('.chip-numbers summary');
+    await page.fill(field, 'fast');
+    await page.waitForFunction(() => /vector unit peak/.test(document.querySelector('[data-testid="error-peak-vector"]')?.textContent ?? ''));
   } finally {
     await context.close();
   }

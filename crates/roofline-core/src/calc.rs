@@ -24,6 +24,9 @@ pub struct CalcInput {
     pub chip: String,
     /// Peaks the user typed over the preset's, by data type.
     pub peak_edits: SmallMap<DType, String>,
+    /// The vector unit's peak the user typed (over the preset's, or where
+    /// the preset has none); `None` = the preset's.
+    pub vector_edit: Option<String>,
     /// Bandwidths the user typed over the preset's, by level.
     pub bw_edits: SmallMap<LevelKind, String>,
     /// The operation in the book's notation.
@@ -57,6 +60,7 @@ impl Default for CalcInput {
         CalcInput {
             chip: "v5e".to_string(),
             peak_edits: SmallMap::new(),
+            vector_edit: None,
             bw_edits: SmallMap::new(),
             op_text: Shortcut::MixedMatmul.notation(),
             size_edits: SmallMap::new(),
@@ -169,6 +173,9 @@ pub struct CalcView {
     pub error: Option<String>,
 }
 
+/// A field's note once the user has set it.
+const USER_NOTE: &str = "set by you";
+
 fn apply_edits(input: &CalcInput, fields: &mut Vec<Field>) -> Result<Chip, CoreError> {
     let mut chip = preset(&input.chip).ok_or_else(|| {
         CoreError::Invalid(format!(
@@ -208,7 +215,7 @@ fn apply_edits(input: &CalcInput, fields: &mut Vec<Field>) -> Result<Chip, CoreE
                     if chip.set_peak(p.dtype, v).is_err() {
                         ok = false;
                     }
-                    (t.clone(), None, "set by you".to_string())
+                    (t.clone(), None, USER_NOTE.to_string())
                 }
                 Err(e) => {
                     ok = false;
@@ -231,6 +238,46 @@ fn apply_edits(input: &CalcInput, fields: &mut Vec<Field>) -> Result<Chip, CoreE
             note,
         });
     }
+    // The vector unit's peak: always a field, empty where the preset
+    // publishes none, so a figure can be typed in.
+    let label = "vector unit peak (FLOP/s)";
+    let (text, error, note) = match input
+        .vector_edit
+        .as_deref()
+        .filter(|t| !t.trim().is_empty())
+    {
+        Some(t) => match parse_positive(label, t) {
+            Ok(v) => {
+                if chip.set_vector(v).is_err() {
+                    ok = false;
+                }
+                (t.to_string(), None, USER_NOTE.to_string())
+            }
+            Err(e) => {
+                ok = false;
+                let source = chip.vector.as_ref().map_or("", |v| v.source);
+                (t.to_string(), Some(e.to_string()), source.to_string())
+            }
+        },
+        None => match &chip.vector {
+            Some(v) => (format::sci(v.dense), None, v.source.to_string()),
+            None => (
+                String::new(),
+                None,
+                format!(
+                    "{} publishes no vector-unit figure: type one to time elementwise work on it",
+                    chip.name
+                ),
+            ),
+        },
+    };
+    fields.push(Field {
+        id: "peak-vector".to_string(),
+        label: label.to_string(),
+        text,
+        error,
+        note,
+    });
     for l in chip.levels.clone() {
         let id = format!("bw-{}", l.kind.key());
         let label = format!("{} bandwidth (B/s)", l.kind);
@@ -240,7 +287,7 @@ fn apply_edits(input: &CalcInput, fields: &mut Vec<Field>) -> Result<Chip, CoreE
                     if chip.set_bandwidth(l.kind, v).is_err() {
                         ok = false;
                     }
-                    (t.clone(), None, "set by you".to_string())
+                    (t.clone(), None, USER_NOTE.to_string())
                 }
                 Err(e) => {
                     ok = false;
@@ -525,6 +572,7 @@ impl CalcInput {
         CalcInput {
             chip: state.chip.clone(),
             peak_edits: map_of(state.peak_overrides.iter().map(|(d, v)| (*d, num(*v)))),
+            vector_edit: state.vector_override.map(num),
             bw_edits: map_of(state.bw_overrides.iter().map(|(k, v)| (*k, num(*v)))),
             op_text: state.op.clone(),
             size_edits: map_of(state.sizes.iter().map(|(k, v)| (k.clone(), num(*v)))),
@@ -579,9 +627,16 @@ impl CalcView {
             .filter(|l| base.bandwidth(l.kind).ok() != Some(l.bandwidth))
             .map(|l| (l.kind, l.bandwidth))
             .collect();
+        let vector_override = s
+            .chip
+            .vector
+            .as_ref()
+            .map(|v| v.dense)
+            .filter(|v| base.vector.as_ref().map(|b| b.dense) != Some(*v));
         Some(CalcState {
             chip: input.chip.clone(),
             peak_overrides,
+            vector_override,
             bw_overrides,
             op: s.op.notation(),
             sizes: s.sizes.clone(),
@@ -724,6 +779,63 @@ mod tests {
         let mut bad = CalcInput::default();
         bad.size_edits.insert("D".into(), "-5".into());
         assert!(evaluate(&bad).derivation().is_empty());
+    }
+
+    #[test]
+    fn a_typed_vector_peak_times_elementwise_work_on_the_vector_unit() {
+        let add = |vector: Option<&str>| CalcInput {
+            chip: "v6e".into(),
+            op_text: Shortcut::ElementwiseAdd.notation(),
+            vector_edit: vector.map(str::to_string),
+            ..CalcInput::default()
+        };
+        let field = |v: &CalcView| {
+            v.chip_fields
+                .iter()
+                .find(|f| f.id == "peak-vector")
+                .cloned()
+                .unwrap()
+        };
+        // Google publishes none for v6e: an empty field that says so, and
+        // the fp32 add on the matrix unit, which has no fp32 peak there.
+        let v = evaluate(&add(None));
+        let f = field(&v);
+        assert_eq!(f.text, "");
+        assert!(
+            f.note.contains("publishes no vector-unit figure"),
+            "{}",
+            f.note
+        );
+        assert!(v.analysis.is_none() && v.compute_error.is_some());
+        assert_eq!(v.unit, Some(ComputeUnit::Matrix));
+        // Typed: the add runs on it, timed by it.
+        let v = evaluate(&add(Some("2e13")));
+        let a = v.analysis.as_ref().unwrap();
+        assert_eq!(a.unit, ComputeUnit::Vector);
+        assert_eq!(a.t_math, a.flops / 2e13);
+        assert_eq!(field(&v).note, USER_NOTE);
+        let state = v
+            .to_state(&add(Some("2e13")), &[], ChartScale::Log, ChartScale::Log)
+            .unwrap();
+        assert_eq!(state.vector_override, Some(2e13));
+        assert_eq!(
+            CalcInput::from_state(&state).vector_edit.as_deref(),
+            Some("2e13")
+        );
+        // Bad text: an error on the field, no results; blank: the preset's.
+        let v = evaluate(&add(Some("fast")));
+        assert!(field(&v).error.is_some());
+        assert!(v.analysis.is_none());
+        let v = evaluate(&add(Some(" ")));
+        assert!(field(&v).error.is_none());
+        assert_eq!(v.unit, Some(ComputeUnit::Matrix));
+        // Over a preset's figure (v5e's derived one): the typed one wins.
+        let v = evaluate(&CalcInput {
+            op_text: Shortcut::ElementwiseAdd.notation(),
+            vector_edit: Some("1e13".into()),
+            ..CalcInput::default()
+        });
+        assert_eq!(v.chip.unwrap().vector.unwrap().dense, 1e13);
     }
 
     #[test]

@@ -101,6 +101,9 @@ pub struct CalcState {
     /// type, one per type, each positive and finite. A type the preset does
     /// not list is added.
     pub peak_overrides: Vec<(DType, f64)>,
+    /// The vector unit's peak (FLOPs/s) the user set, over the preset's or
+    /// where it has none; positive and finite.
+    pub vector_override: Option<f64>,
     /// Bandwidths (bytes/s) the user set over the preset's, sorted by level,
     /// one per level, each positive and finite. A level the preset does not
     /// list is added.
@@ -216,6 +219,7 @@ impl Default for CalcState {
         CalcState {
             chip: DEFAULT_CHIP.to_string(),
             peak_overrides: Vec::new(),
+            vector_override: None,
             bw_overrides: Vec::new(),
             op: op.notation(),
             sizes: default_sizes(&op),
@@ -324,7 +328,12 @@ impl CalcState {
 
     /// The preset with the user's peaks and bandwidths applied.
     pub fn chip(&self) -> Result<Chip, CoreError> {
-        crate::hardware::customised(&self.chip, &self.peak_overrides, &self.bw_overrides)
+        let mut chip =
+            crate::hardware::customised(&self.chip, &self.peak_overrides, &self.bw_overrides)?;
+        if let Some(v) = self.vector_override {
+            chip.set_vector(v)?;
+        }
+        Ok(chip)
     }
 
     /// The operation, parsed from [`CalcState::op`].

@@ -56,6 +56,16 @@ fn examples_mean_what_the_text_says() {
     assert_eq!(s.calc.link, Some(LevelKind::Ici));
     assert_eq!(s.calc.shard.as_deref(), Some("D"));
 
+    let s = example("peak.vector=2e13");
+    assert_eq!(s.calc.chip, "v6e");
+    assert_eq!(s.calc.vector_override, Some(2e13));
+    let chip = s.calc.chip().unwrap();
+    assert_eq!(chip.vector.as_ref().map(|v| v.dense), Some(2e13));
+    assert_eq!(
+        s.calc.scenario().unwrap().resolved_unit(),
+        roofline_core::ComputeUnit::Vector
+    );
+
     let s = example("rs=lin");
     assert_eq!(s.calc.roofline_scale, ChartScale::Linear);
     assert_eq!(s.calc.batch_scale, ChartScale::Log);

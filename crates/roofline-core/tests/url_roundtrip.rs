@@ -66,11 +66,13 @@ fn calc_state() -> impl Strategy<Value = CalcState> {
         prop::collection::btree_map(select(DType::ALL.to_vec()), positive(), 0..=3),
         prop::collection::btree_map(select(LevelKind::ALL.to_vec()), positive(), 0..=3),
         select(OPS.to_vec()),
+        prop::option::of(positive()),
     )
-        .prop_flat_map(|(chip, peaks, bws, op_text)| {
+        .prop_flat_map(|(chip, peaks, bws, op_text, vector)| {
             let base = CalcState {
                 chip,
                 peak_overrides: peaks.into_iter().collect(),
+                vector_override: vector,
                 bw_overrides: bws.into_iter().collect(),
                 op: Operation::parse(op_text).unwrap().notation(),
                 ..CalcState::default()

@@ -83,6 +83,9 @@ pub fn encode(state: &AppState) -> String {
     for (d, v) in peaks {
         put(&format!("peak.{}", d.name()), shortest(v));
     }
+    if let Some(v) = c.vector_override {
+        put("peak.vector", shortest(v));
+    }
     let bws: SmallMap<LevelKind, f64> = crate::small::map_of(c.bw_overrides.iter().copied());
     for (k, v) in bws {
         put(&format!("bw.{}", k.key()), shortest(v));

@@ -52,8 +52,12 @@ pub(super) fn read_calc(p: &mut Params, n: &mut Notes) -> CalcState {
         },
     };
     let base = chip.clone();
+    let vector_override = read_vector(p, n, &base);
     let peak_overrides = read_peaks(p, n, &base);
     let bw_overrides = read_bandwidths(p, n, &base);
+    if let Some(v) = vector_override {
+        let _ = chip.set_vector(v);
+    }
     for (d, v) in &peak_overrides {
         // Values are positive and finite: this cannot fail.
         let _ = chip.set_peak(*d, *v);
@@ -358,6 +362,7 @@ pub(super) fn read_calc(p: &mut Params, n: &mut Notes) -> CalcState {
         unit,
         chip: chip.id.clone(),
         peak_overrides,
+        vector_override,
         bw_overrides,
         op: op.notation(),
         sizes,
@@ -400,13 +405,17 @@ fn read_level(raw: &str) -> Option<LevelKind> {
 fn read_peaks(p: &mut Params, n: &mut Notes, base: &Chip) -> Vec<(DType, f64)> {
     let mut out: SmallMap<DType, f64> = SmallMap::new();
     for (key, raw) in p.take_prefixed("peak.") {
+        // Read by `read_vector`.
+        if key == "peak.vector" {
+            continue;
+        }
         let name = shown(&key).unwrap_or_else(|| "a peak.* parameter".to_string());
         let Ok(d) = key["peak.".len()..].parse::<DType>() else {
             n.push(
                 &key,
                 format!(
                     "{name} names no data type (try peak.fp32, peak.bf16, peak.fp16, peak.fp8, \
-                     peak.int8, peak.fp4 or peak.int4); ignored"
+                     peak.int8, peak.fp4, peak.int4 or peak.vector); ignored"
                 ),
             );
             continue;
@@ -433,6 +442,29 @@ fn read_peaks(p: &mut Params, n: &mut Notes, base: &Chip) -> Vec<(DType, f64)> {
         }
     }
     out.into_iter().collect()
+}
+
+/// `peak.vector`: the vector unit's peak, over the preset's or where it
+/// publishes none.
+fn read_vector(p: &mut Params, n: &mut Notes, base: &Chip) -> Option<f64> {
+    let raw = p.take("peak.vector")?;
+    match positive(&raw) {
+        Ok(v) => Some(v),
+        Err(e) => {
+            let fallback = match &base.vector {
+                Some(pk) => format!("using {}'s {}", base.name, sci(pk.dense)),
+                None => "ignored".to_string(),
+            };
+            n.push(
+                "peak.vector",
+                format!(
+                    "{}; {fallback}",
+                    num_problem("peak.vector", &raw, e, "peak")
+                ),
+            );
+            None
+        }
+    }
 }
 
 fn read_bandwidths(p: &mut Params, n: &mut Notes, base: &Chip) -> Vec<(LevelKind, f64)> {
