@@ -276,6 +276,47 @@ fn other_roofs_are_drawn_labelled_and_read() {
     assert!(r.contains("HBM: 335 TFLOP/s (HBM bandwidth binds)"), "{r}");
 }
 
+/// With more than one roof, a wide plot's legend lists the roofs after the
+/// lines (so each roof's label is written twice: in the legend and on its
+/// line, where it fits); a narrow plot's legend leaves them to their lines.
+#[test]
+fn the_legend_groups_the_roofs_after_the_lines() {
+    let h100 = preset("h100").unwrap();
+    let mut spec = roofline_for_chip(&h100, DType::Bf16, &[LevelKind::Hbm], None).unwrap();
+    spec.add_roofs([roofline_charts::OtherRoof {
+        key: "vector".into(),
+        label: "vector unit peak 67 TFLOP/s".into(),
+        short: "vector unit peak".into(),
+        peak: 6.7e13,
+    }]);
+    let svg = |w, h| {
+        to_svg(w, h, |root| {
+            draw_roofline(root, &spec, &Theme::light(), 1.0).map(|_| ())
+        })
+        .unwrap()
+    };
+    let wide = svg(1000, 600);
+    assert_eq!(
+        wide.matches(&spec.peak_label).count(),
+        2,
+        "the bf16 roof in the legend and on its line"
+    );
+    let legend_line = wide.find(&spec.lines[0].label).unwrap();
+    let legend_roof = wide.rfind("vector unit peak 67 TFLOP/s").unwrap();
+    assert!(legend_line < legend_roof, "lines first, then roofs");
+    assert_eq!(wide.matches("vector unit peak 67 TFLOP/s").count(), 2);
+    // Without other roofs the legend lists the lines only.
+    let one = roofline_for_chip(&h100, DType::Bf16, &[LevelKind::Hbm], None).unwrap();
+    let single = to_svg(1000, 600, |root| {
+        draw_roofline(root, &one, &Theme::light(), 1.0).map(|_| ())
+    })
+    .unwrap();
+    assert_eq!(single.matches(&one.peak_label).count(), 1);
+    // A phone-wide plot: the roofs are named on their lines only.
+    let narrow = svg(360, 300);
+    assert!(narrow.matches("vector unit peak").count() <= 1, "{narrow}");
+}
+
 /// On a narrow plot where the full legend would cover the lines, the
 /// legend drops the numbers from its labels; a wide one keeps them.
 #[test]

@@ -475,17 +475,26 @@ fn draw<DB: DrawingBackend, const POINTS: bool>(
         |p: &&PointMark| p.intensity >= xlo && p.intensity <= xhi && p.rate >= ylo && p.rate <= yhi;
 
     // Labels, most important first, each where it overlaps nothing.
-    // The legend names each line and each marker.
+    // The legend names each line, then each roof when there are several
+    // (the operation's solid, the others dashed), then each marker. On a
+    // narrow plot (a phone) the roofs are left to their labels on the
+    // chart, so the legend covers less of it.
+    let plot = ctx.strip_coord_spec();
     let mut entries: Vec<LegendEntry> = chart
         .lines
         .iter()
         .enumerate()
         .map(|(i, line)| (line.label.clone(), chart.line_color(i, theme), false))
         .collect();
+    if !chart.roofs.is_empty() && f64::from(plot.dim_in_pixel().0) >= 400.0 * scale {
+        entries.push((chart.peak_label.clone(), theme.roof, false));
+        for r in &chart.roofs {
+            entries.push((r.label.clone(), theme.roof, true));
+        }
+    }
     for &m in &markers {
         entries.push((m.label.clone(), chart.marker_color(m, theme), true));
     }
-    let plot = ctx.strip_coord_spec();
     let at = |x: f64, y: f64| plot_point(ctx, (x, y));
     let d = px(6.0);
     // Measured kernels: a ring each, in the colour of what binds them; of
