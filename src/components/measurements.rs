@@ -35,6 +35,10 @@ pub fn Measurements(
     let link_errors = RwSignal::new(link_errors);
     // The user's column choices, by header.
     let mapping = RwSignal::new(Vec::<(String, Field)>::new());
+    // A large paste or file is held outside the box: laying out ten
+    // thousand lines in a <textarea> takes the browser longer than reading
+    // them. It is read all the same; "Show them in the box" puts it there.
+    let held = RwSignal::new(pasted.with_untracked(|t| t.len() > HOLD_BYTES));
     let reading = Memo::new(move |_| {
         let text = pasted.get();
         let choices = mapping.get();
@@ -97,12 +101,14 @@ pub fn Measurements(
     let apply = move |_| publish(reading.with_untracked(|r| r.kernels.clone()));
     let try_example = move |_| {
         if let Some(r) = roof.get_untracked() {
+            held.set(false);
             pasted.set(example::profile(&r));
             mapping.set(Vec::new());
             publish(reading.with_untracked(|r| r.kernels.clone()));
         }
     };
     let clear = move |_| {
+        held.set(false);
         pasted.set(String::new());
         mapping.set(Vec::new());
         publish(Vec::new());
@@ -126,7 +132,7 @@ pub fn Measurements(
             .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
             .and_then(|i| i.files())
             .and_then(|f| f.get(0));
-        read_file(file, pasted, mapping);
+        read_file(file, pasted, mapping, held);
     };
     let drop_file = move |ev: leptos::ev::DragEvent| {
         let file = ev
@@ -135,8 +141,31 @@ pub fn Measurements(
             .and_then(|f| f.get(0));
         if file.is_some() {
             ev.prevent_default();
-            read_file(file, pasted, mapping);
+            read_file(file, pasted, mapping, held);
         }
+    };
+    // A large paste goes straight to the reader, not into the box.
+    let paste = move |ev: leptos::ev::ClipboardEvent| {
+        let text = ev.clipboard_data().and_then(|d| d.get_data("text").ok());
+        if let Some(text) = text.filter(|t| t.len() > HOLD_BYTES) {
+            ev.prevent_default();
+            mapping.set(Vec::new());
+            held.set(true);
+            pasted.set(text);
+        }
+    };
+    let held_note = move || {
+        held.get().then(|| {
+            let (lines, kb) = pasted.with(|t| (t.lines().count(), t.len().div_ceil(1024)));
+            view! {
+                <p class="note" data-testid="points-held">
+                    {format!("{lines} lines ({kb} KB) are held outside the box, so the page stays quick; they are read as they are. ")}
+                    <button type="button" class="secondary" data-testid="points-show-text" on:click=move |_| held.set(false)>
+                        "Show them in the box"
+                    </button>
+                </p>
+            }
+        })
     };
 
     let errors = move || {
@@ -229,13 +258,19 @@ pub fn Measurements(
                     data-testid="points-input"
                     rows="6"
                     spellcheck="false"
-                    placeholder="name,flops,bytes,time_ms\nmatmul,1.1e12,5.2e8,7.9"
-                    prop:value=move || pasted.get()
-                    on:input=move |ev| pasted.set(event_target_value(&ev))
+                    prop:value=move || if held.get() { String::new() } else { pasted.get() }
+                    prop:readOnly=move || held.get()
+                    prop:placeholder=move || if held.get() { HELD_PLACEHOLDER } else { PLACEHOLDER }
+                    on:input=move |ev| {
+                        held.set(false);
+                        pasted.set(event_target_value(&ev));
+                    }
+                    on:paste=paste
                     on:dragover=|ev: leptos::ev::DragEvent| ev.prevent_default()
                     on:drop=drop_file
                 ></textarea>
             </label>
+            {held_note}
             <div class="actions">
                 <button type="button" data-testid="points-apply" on:click=apply>
                     {move || format!("Add measurements ({})", ready())}
@@ -278,6 +313,7 @@ fn read_file(
     file: Option<web_sys::File>,
     pasted: RwSignal<String>,
     mapping: RwSignal<Vec<(String, Field)>>,
+    held: RwSignal<bool>,
 ) {
     let Some(file) = file else { return };
     leptos::task::spawn_local(async move {
@@ -285,6 +321,7 @@ fn read_file(
         match text.ok().and_then(|t| t.as_string()) {
             Some(t) => {
                 mapping.set(Vec::new());
+                held.set(t.len() > HOLD_BYTES);
                 pasted.set(t);
             }
             // Unreadable (not text): what is in the box stays.
@@ -308,4 +345,11 @@ fn link_kernels(pts: &str) -> (Vec<Kernel>, Vec<RowError>) {
 }
 
 /// The panel's own style, downloaded with its chunk.
+/// Text longer than this (about a thousand rows) is held outside the box.
+const HOLD_BYTES: usize = 64 * 1024;
+/// The box's placeholder: the shape of a table.
+const PLACEHOLDER: &str = "name,flops,bytes,time_ms\nmatmul,1.1e12,5.2e8,7.9";
+/// The box's placeholder while a large table is held outside it.
+const HELD_PLACEHOLDER: &str = "The table is held outside the box (below). Clear to paste another.";
+
 const STYLE: &str = ".measure textarea{width:100%;box-sizing:border-box;font:0.85rem ui-monospace,Menlo,Consolas,monospace;background:var(--panel);color:var(--text);border:1px solid var(--border);border-radius:6px}.measure-map{display:flex;flex-wrap:wrap;gap:0.25rem 1rem;padding:0;list-style:none;font-size:0.85rem}.point-table tr.above{color:var(--error)}.measure .chart{margin:1rem 0 0}.measure input[type=file]{max-width:100%}";

@@ -2,8 +2,9 @@
 // panel, paste a table (and the documented example files), check the
 // column mapping and each row's problem, apply, read the table against
 // hand-derived fractions, sort it, hover a point on the chart, share the
-// link and reopen it, save the CSV and read it back, try the example, and
-// check that bad input is listed, never run, and never loses the text.
+// link and reopen it, save the CSV and read it back, try the example,
+// check that bad input is listed, never run, and never loses the text, and
+// that a large paste or file is held outside the box and read all the same.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -272,6 +273,52 @@ test('a file dropped on the box is read into it, as if pasted', async () => {
     await page.waitForFunction((t) => document.querySelector('[data-testid="points-input"]').value === t, text);
     await page.click('[data-testid="points-apply"]');
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="point-row"]').length === 5);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('a large paste or file is held outside the box, read all the same, and can be shown in it', async () => {
+  const { page, context, problems } = await openPage(browser, server.url);
+  try {
+    await waitForDraw(page, 'roofline-canvas');
+    await openPanel(page);
+    // 5,000 kernels, about 150 KB: more than the box holds (64 KB).
+    const lines = ['name,flops,bytes,time_us'];
+    for (let i = 0; i < 5000; i++) lines.push(`kernel${i},${1e9 * (1 + (i % 7))},${1e7 * (1 + (i % 11))},${10 + (i % 13)}`);
+    const big = lines.join('\n');
+    const pasteEvent = (text) => page.evaluate((t) => {
+      const data = new DataTransfer();
+      data.setData('text/plain', t);
+      const e = new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true });
+      document.querySelector('[data-testid="points-input"]').dispatchEvent(e);
+      return e.defaultPrevented;
+    }, text);
+    // A small paste is the box's own (the browser puts it in).
+    assert.equal(await pasteEvent(TABLE), false);
+    assert.equal(await pasteEvent(big), true);
+    await page.waitForSelector('[data-testid="points-held"]');
+    assert.match(await page.textContent('[data-testid="points-held"]'), /5001 lines \(\d+ KB\) are held outside the box/);
+    assert.equal(await page.inputValue(input), '');
+    assert.equal(await page.$eval(input, (t) => t.readOnly), true);
+    assert.match(await page.getAttribute(input, 'placeholder') ?? await page.$eval(input, (t) => t.placeholder), /held outside the box/);
+    // Read all the same: 5,000 ready, applied, drawn.
+    await page.waitForFunction(() => /\(5000\)/.test(document.querySelector('[data-testid="points-apply"]').textContent));
+    await page.click('[data-testid="points-apply"]');
+    await page.waitForFunction(() => document.querySelector('[data-testid="points-canvas"]')?.getAttribute('data-points') === '5000');
+    // Shown in the box on request, and editable there.
+    await page.click('[data-testid="points-show-text"]');
+    await page.waitForFunction((n) => document.querySelector('[data-testid="points-input"]').value.length === n, big.length);
+    assert.equal(await page.$eval(input, (t) => t.readOnly), false);
+    assert.equal(await page.$('[data-testid="points-held"]'), null);
+    // Clear empties it; a large file chosen with "Load a file" is held too.
+    await page.click('[data-testid="points-clear"]');
+    await page.waitForFunction(() => document.querySelector('[data-testid="points-input"]').value === '');
+    await page.setInputFiles('[data-testid="points-file"]', { name: 'big.csv', mimeType: 'text/csv', buffer: Buffer.from(big) });
+    await page.waitForSelector('[data-testid="points-held"]');
+    assert.equal(await page.inputValue(input), '');
+    await page.waitForFunction(() => /\(5000\)/.test(document.querySelector('[data-testid="points-apply"]').textContent));
     assert.deepEqual(problems, []);
   } finally {
     await context.close();
