@@ -37,7 +37,8 @@
 //     chart in React and D3), and the ratio of the medians is printed;
 //   - Lighthouse 12.2.3 (mobile, its default) scores for performance,
 //     accessibility, best practices and SEO, with FCP, LCP and TBT. A failed
-//     run is reported and recorded as `lighthouse: null`.
+//     run is reported and recorded as `lighthouse: null`. The peer page's
+//     performance, FCP, LCP and TBT follow (`lighthouse_peer`).
 //
 // Options (environment): BENCH_DIST, BENCH_OUT (output folder, default
 // bench/out), BENCH_LOADS (page loads, default 7, at least 5), BENCH_INPUTS
@@ -624,6 +625,10 @@ function printReport(r) {
   } else {
     console.log(`Lighthouse: no figures${r.lighthouse_error ? ` (${r.lighthouse_error})` : ''}`);
   }
+  const lp = r.lighthouse_peer;
+  if (lp) {
+    console.log(`Lighthouse of the React + D3 peer page: performance ${lp.performance}, FCP ${lp.fcp_ms} ms, LCP ${lp.lcp_ms} ms, TBT ${lp.tbt_ms} ms${lp.per_run ? ` (runs: ${lp.per_run.map((x) => x.performance).join(', ')})` : ''}`);
+  }
 }
 
 // ---------------------------------------------------------------- compare
@@ -661,6 +666,7 @@ function flatten(r) {
   f['redraw to next frame median (ms)'] = r.redraw_ms?.to_next_frame?.median;
   const lh = r.lighthouse;
   f['lighthouse performance'] = lh?.performance;
+  f['lighthouse performance, peer page'] = r.lighthouse_peer?.performance;
   f['lighthouse accessibility'] = lh?.accessibility;
   f['lighthouse best practices'] = lh?.best_practices;
   f['lighthouse SEO'] = lh?.seo;
@@ -725,6 +731,7 @@ async function main() {
     cold_start_ms: null,
     only_cold: onlyCold,
     lighthouse: null,
+    lighthouse_peer: null,
     environment: { node: process.version, cpus: (await import('node:os')).cpus().length },
   };
   let failed = false;
@@ -793,8 +800,6 @@ async function main() {
     } catch (e) {
       failed = true;
       console.error(`[bench] cold start failed: ${e.stack ?? e}`);
-    } finally {
-      await peerServer?.close();
     }
     if (onlyCold) {
       report.lighthouse_error = 'skipped (BENCH_ONLY_COLD=1)';
@@ -809,7 +814,16 @@ async function main() {
         report.lighthouse_error = String(e?.message ?? e);
         console.error(`[bench] Lighthouse failed: ${e.stack ?? e}`);
       }
+      if (peerServer) {
+        console.error(`[bench] Lighthouse (mobile) of the peer page${lhRuns > 1 ? `, ${lhRuns} runs` : ''}`);
+        try {
+          report.lighthouse_peer = await lighthouseFigures(peerServer.url, lhRuns);
+        } catch (e) {
+          console.error(`[bench] Lighthouse of the peer page failed: ${e.stack ?? e}`);
+        }
+      }
     }
+    await peerServer?.close();
   } finally {
     await server.close();
   }
