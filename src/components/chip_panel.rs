@@ -6,6 +6,7 @@ use super::shown::shown;
 use leptos::prelude::*;
 
 use super::choice::choice;
+use super::compare_panel::is_open;
 use roofline_core::calc::{CalcInput, CalcView};
 use roofline_core::hardware::{catalogue, preset};
 use roofline_core::state::default_level2;
@@ -42,12 +43,18 @@ pub fn ChipPanel(
     let gpus = options(Family::Gpu);
     let others = options(Family::Other);
     // Fields are re-created when the chip changes or on reset, so their text
-    // resets; typing only updates the error and note signals.
+    // resets; typing only updates the error and note signals. They are
+    // built when the numbers are first opened: closed, they are not seen,
+    // and the start builds less.
     let generation = RwSignal::new(0u32);
+    let opened = RwSignal::new(false);
     let fields = move || {
         let _chip = chip_id.get();
         let _ = generation.get();
         let _ = epoch.get();
+        if !opened.get() {
+            return Vec::new();
+        }
         let initial = view.with_untracked(|v| v.chip_fields.clone());
         initial
             .into_iter()
@@ -117,7 +124,14 @@ pub fn ChipPanel(
                     <optgroup label="Other accelerators">{others}</optgroup>
                 </select>
             </label>
-            <details class="chip-numbers">
+            <details
+                class="chip-numbers"
+                on:toggle=move |ev| {
+                    if is_open(&ev) {
+                        opened.set(true);
+                    }
+                }
+            >
                 <summary>
                     "Edit the chip’s numbers"
                     {shown(edited, || " (edited: a custom chip)")}

@@ -163,6 +163,7 @@ test('on a short window every input stays in reach beside the results, chip numb
   try {
     await ready(page);
     await page.click('details.chip-numbers summary');
+    await page.waitForSelector('[data-testid="field-bw-hbm"]', { state: 'visible' });
     // Read down to the batch chart: the inputs stay beside it, within the window.
     await page.locator('[data-testid="batch-canvas"]').scrollIntoViewIfNeeded();
     const scrolled = await page.evaluate(() => scrollY);
@@ -198,6 +199,8 @@ test('axe finds no serious or critical violation, in light and dark, at phone wi
       await ready(page);
       await page.click('.compare summary');
       await page.click('.chip-numbers summary');
+      // The numbers' fields are built when they are first opened.
+      await page.waitForSelector('[data-testid="field-bw-hbm"]', { state: 'visible' });
       assert.deepEqual(await seriousAxeViolations(page), [], `${scheme} ${width}px`);
       // axe files text on a transparent control under "incomplete"; measure
       // every visible button and link against the colour behind it.
@@ -222,6 +225,7 @@ test('an edit that changes only numbers writes only text and changed values', as
   try {
     await ready(page);
     await page.click('.chip-numbers summary');
+    await page.waitForSelector('[data-testid="field-bw-hbm"]', { state: 'visible' });
     const writes = await page.evaluate(async () => {
       const seen = [];
       const name = (n) => (n.nodeType === 1 ? `${n.tagName.toLowerCase()}[data-testid=${n.dataset.testid ?? ''}]` : n.nodeName);

@@ -60,8 +60,14 @@ async function settled(page) {
   }
 }
 
-/** Every result's data-value, every input's and select's value, the pairs and the notices. */
+/**
+ * Every result's data-value, every input's and select's value, the pairs and
+ * the notices. The chip's numbers are opened first: their fields are built
+ * when first opened.
+ */
 async function snapshot(page) {
+  await page.evaluate(() => { document.querySelector('details.chip-numbers').open = true; });
+  await page.waitForSelector('[data-testid="field-peak-vector"]', { state: 'attached' });
   return page.evaluate(() => {
     const results = {};
     for (const e of document.querySelectorAll('[data-testid^="result-"]')) {
