@@ -149,9 +149,7 @@ pub fn Measurements(
         let text = ev.clipboard_data().and_then(|d| d.get_data("text").ok());
         if let Some(text) = text.filter(|t| t.len() > HOLD_BYTES) {
             ev.prevent_default();
-            mapping.set(Vec::new());
-            held.set(true);
-            pasted.set(text);
+            take_table(text, pasted, mapping, held);
         }
     };
     let held_note = move || {
@@ -308,6 +306,19 @@ pub fn Measurements(
     }
 }
 
+/// A whole table pasted or loaded: its columns are guessed afresh, and it
+/// is held outside the box when it is large.
+fn take_table(
+    text: String,
+    pasted: RwSignal<String>,
+    mapping: RwSignal<Vec<(String, Field)>>,
+    held: RwSignal<bool>,
+) {
+    mapping.set(Vec::new());
+    held.set(text.len() > HOLD_BYTES);
+    pasted.set(text);
+}
+
 /// Reads a dropped or chosen file's text into the input.
 fn read_file(
     file: Option<web_sys::File>,
@@ -319,11 +330,7 @@ fn read_file(
     leptos::task::spawn_local(async move {
         let text = wasm_bindgen_futures::JsFuture::from(file.text()).await;
         match text.ok().and_then(|t| t.as_string()) {
-            Some(t) => {
-                mapping.set(Vec::new());
-                held.set(t.len() > HOLD_BYTES);
-                pasted.set(t);
-            }
+            Some(t) => take_table(t, pasted, mapping, held),
             // Unreadable (not text): what is in the box stays.
             None => pasted.update(|p| {
                 if p.is_empty() {
@@ -344,7 +351,6 @@ fn link_kernels(pts: &str) -> (Vec<Kernel>, Vec<RowError>) {
     (k, e)
 }
 
-/// The panel's own style, downloaded with its chunk.
 /// Text longer than this (about a thousand rows) is held outside the box.
 const HOLD_BYTES: usize = 64 * 1024;
 /// The box's placeholder: the shape of a table.
@@ -352,4 +358,5 @@ const PLACEHOLDER: &str = "name,flops,bytes,time_ms\nmatmul,1.1e12,5.2e8,7.9";
 /// The box's placeholder while a large table is held outside it.
 const HELD_PLACEHOLDER: &str = "The table is held outside the box (below). Clear to paste another.";
 
+/// The panel's own style, downloaded with its chunk.
 const STYLE: &str = ".measure textarea{width:100%;box-sizing:border-box;font:0.85rem ui-monospace,Menlo,Consolas,monospace;background:var(--panel);color:var(--text);border:1px solid var(--border);border-radius:6px}.measure-map{display:flex;flex-wrap:wrap;gap:0.25rem 1rem;padding:0;list-style:none;font-size:0.85rem}.point-table tr.above{color:var(--error)}.measure .chart{margin:1rem 0 0}.measure input[type=file]{max-width:100%}";

@@ -173,9 +173,6 @@ pub struct CalcView {
     pub error: Option<String>,
 }
 
-/// A field's note once the user has set it.
-const USER_NOTE: &str = "set by you";
-
 fn apply_edits(input: &CalcInput, fields: &mut Vec<Field>) -> Result<Chip, CoreError> {
     let mut chip = preset(&input.chip).ok_or_else(|| {
         CoreError::Invalid(format!(
@@ -215,7 +212,7 @@ fn apply_edits(input: &CalcInput, fields: &mut Vec<Field>) -> Result<Chip, CoreE
                     if chip.set_peak(p.dtype, v).is_err() {
                         ok = false;
                     }
-                    (t.clone(), None, USER_NOTE.to_string())
+                    (t.clone(), None, crate::hardware::USER.to_string())
                 }
                 Err(e) => {
                     ok = false;
@@ -251,7 +248,7 @@ fn apply_edits(input: &CalcInput, fields: &mut Vec<Field>) -> Result<Chip, CoreE
                 if chip.set_vector(v).is_err() {
                     ok = false;
                 }
-                (t.to_string(), None, USER_NOTE.to_string())
+                (t.to_string(), None, crate::hardware::USER.to_string())
             }
             Err(e) => {
                 ok = false;
@@ -287,7 +284,7 @@ fn apply_edits(input: &CalcInput, fields: &mut Vec<Field>) -> Result<Chip, CoreE
                     if chip.set_bandwidth(l.kind, v).is_err() {
                         ok = false;
                     }
-                    (t.clone(), None, USER_NOTE.to_string())
+                    (t.clone(), None, crate::hardware::USER.to_string())
                 }
                 Err(e) => {
                     ok = false;
@@ -813,7 +810,7 @@ mod tests {
         let a = v.analysis.as_ref().unwrap();
         assert_eq!(a.unit, ComputeUnit::Vector);
         assert_eq!(a.t_math, a.flops / 2e13);
-        assert_eq!(field(&v).note, USER_NOTE);
+        assert_eq!(field(&v).note, crate::hardware::USER);
         let state = v
             .to_state(&add(Some("2e13")), &[], ChartScale::Log, ChartScale::Log)
             .unwrap();
