@@ -61,88 +61,15 @@ pub fn parse_f64(text: &str) -> Option<f64> {
     decimal_value(text)
 }
 
-/// [`parse_f64`], answered without the host for most table cells: text of
-/// at most 15 digits and a small exponent is one exact integer times (or
-/// over) one exact power of ten, and that one IEEE operation rounds
-/// correctly (Clinger's fast path), so the value is the same. The
-/// measurements' reader calls this for every cell: ten thousand rows were
-/// thirty thousand calls into the browser's `parseFloat`.
+/// [`parse_f64`] for the measurements' reader, always std's parser, even
+/// with `host-parse`: a table's every cell is a number, and ten thousand rows
+/// were thirty thousand calls into the browser's `parseFloat`, each with its
+/// text copied out of the wasm memory and decoded (about 12 ms of a 41 ms
+/// paste). Only the reader calls it, so in the app std's parser and its
+/// table are in the measurements' chunk, loaded when that panel opens, not
+/// in the first load.
 pub fn parse_f64_quick(text: &str) -> Option<f64> {
-    exact_decimal(text).or_else(|| parse_f64(text))
-}
-
-/// The fast path of [`parse_f64_quick`]: `None` for anything else
-/// (including text that is not a number, left to [`parse_f64`]).
-fn exact_decimal(text: &str) -> Option<f64> {
-    // 1e0 to 1e22: each exactly representable.
-    const POW10: [f64; 23] = [
-        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
-        1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
-    ];
-    let b = text.as_bytes();
-    let (negative, mut i) = match b.first() {
-        Some(b'-') => (true, 1),
-        Some(b'+') => (false, 1),
-        _ => (false, 0),
-    };
-    let (mut m, mut digits, mut frac, mut point) = (0u64, 0u32, 0i32, false);
-    while let Some(&c) = b.get(i) {
-        match c {
-            b'0'..=b'9' => {
-                // Fifteen digits stay below 2^53: the integer is exact.
-                if m > 0 || c != b'0' {
-                    digits += 1;
-                }
-                if digits > 15 {
-                    return None;
-                }
-                m = m * 10 + u64::from(c - b'0');
-                frac += i32::from(point);
-            }
-            b'.' if !point => point = true,
-            _ => break,
-        }
-        i += 1;
-    }
-    // At least one digit before the exponent.
-    if i == usize::from(b.first().is_some_and(|c| matches!(c, b'+' | b'-'))) + usize::from(point) {
-        return None;
-    }
-    let mut exp = 0i32;
-    if matches!(b.get(i), Some(b'e' | b'E')) {
-        i += 1;
-        let minus = b.get(i) == Some(&b'-');
-        i += usize::from(matches!(b.get(i), Some(b'+' | b'-')));
-        let start = i;
-        while let Some(&c) = b.get(i).filter(|c| c.is_ascii_digit()) {
-            if i - start >= 4 {
-                return None;
-            }
-            exp = exp * 10 + i32::from(c - b'0');
-            i += 1;
-        }
-        if i == start {
-            return None;
-        }
-        if minus {
-            exp = -exp;
-        }
-    }
-    if i != b.len() {
-        return None;
-    }
-    let k = exp - frac;
-    let v = m as f64;
-    let v = if m == 0 {
-        0.0
-    } else if (0..=22).contains(&k) {
-        v * POW10[k as usize]
-    } else if (-22..0).contains(&k) {
-        v / POW10[(-k) as usize]
-    } else {
-        return None;
-    };
-    Some(if negative { -v } else { v })
+    text.parse().ok()
 }
 
 /// A number as short as it can be written and still read back exactly:
@@ -366,24 +293,6 @@ mod tests {
             let ours = parse_f64(&t).map(f64::to_bits);
             let std = t.parse::<f64>().ok().map(f64::to_bits);
             prop_assert_eq!(ours, std);
-        }
-
-        /// The quick path gives std's value, bit for bit, on number-like
-        /// text (short and long digit runs, points, exponents) and on the
-        /// texts of random finite values.
-        #[test]
-        fn the_quick_path_is_std(
-            t in "[-+]?[0-9]{0,18}(\\.[0-9]{0,18})?([eE][-+]?[0-9]{1,3})?",
-            bits in any::<u64>(),
-        ) {
-            let std = |t: &str| t.parse::<f64>().ok().map(f64::to_bits);
-            prop_assert_eq!(parse_f64_quick(&t).map(f64::to_bits), std(&t), "{}", t);
-            let x = f64::from_bits(bits);
-            if x.is_finite() {
-                for t in [format!("{x}"), format!("{x:e}"), format!("{x:.3}"), format!("{:.6e}", x)] {
-                    prop_assert_eq!(parse_f64_quick(&t).map(f64::to_bits), std(&t), "{}", t);
-                }
-            }
         }
 
         /// Every finite value's shortest text (what links carry) reads back.
