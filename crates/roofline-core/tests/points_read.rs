@@ -5,7 +5,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use proptest::prelude::*;
-use roofline_core::points::read::{Format, MAX_BYTES, MAX_ROWS};
+use roofline_core::points::read::{start, Format, MAX_BYTES, MAX_ROWS};
 use roofline_core::points::units::{self, Kind};
 use roofline_core::points::{read, At, Field, Kernel, Reading};
 
@@ -934,8 +934,115 @@ fn written(x: f64, factor: f64) -> f64 {
     }
 }
 
+/// `text` read in slices: `first` rows, then each of `steps` in turn
+/// (cycling), until done.
+fn in_slices(text: &str, first: usize, steps: &[usize]) -> (Reading, usize) {
+    in_slices_mapped(text, &[], first, steps)
+}
+
+/// [`in_slices`] with a mapping.
+fn in_slices_mapped(
+    text: &str,
+    mapping: &[(usize, Field)],
+    first: usize,
+    steps: &[usize],
+) -> (Reading, usize) {
+    let mut p = start(text, mapping, first);
+    let mut slices = 1;
+    for step in steps.iter().cycle() {
+        if p.done() {
+            break;
+        }
+        p.more(text, *step);
+        slices += 1;
+    }
+    (p.into_reading(), slices)
+}
+
+#[test]
+fn a_large_table_is_read_a_slice_at_a_time() {
+    let mut text = String::from("\u{feff}name,flops,bytes,time (us)\n,,,\n# a comment\n");
+    for i in 0..5000 {
+        text.push_str(&format!(
+            "k{i},{},{},{}\n",
+            1e9 * f64::from(i + 1),
+            1e6,
+            5 + i % 7
+        ));
+    }
+    // A quoted name across two lines, a bad row, and blank lines.
+    text.push_str("\"two\nlines\",2e9,1e6,5\n\nbad,x,1e6,5\n\n");
+    let whole = read(&text, &[]);
+    assert_eq!(whole.kernels.len(), 5001);
+    assert_eq!(whole.errors.len(), 1, "{:?}", whole.errors);
+    assert_eq!(whole.errors[0].at, At::Line(5007));
+    let mut p = start(&text, &[], 1000);
+    assert!(!p.done());
+    // A slice counts records, the blank one under the header too.
+    assert_eq!(p.reading().kernels.len(), 999);
+    assert_eq!(p.reading().columns, whole.columns);
+    p.more(&text, 2500);
+    assert_eq!(p.reading().kernels.len(), 3499);
+    p.more(&text, usize::MAX);
+    assert!(p.done());
+    assert_eq!(p.reading(), &whole);
+    // Done stays done.
+    p.more(&text, 10);
+    assert_eq!(p.into_reading(), whole);
+    let (sliced, slices) = in_slices(&text, 0, &[1, 7, 999]);
+    assert_eq!(sliced, whole);
+    assert!(slices > 10, "{slices}");
+    // A row of units under the header, and rows past the limit.
+    let mut text = String::from("name,flops,bytes,time\n,GFLOP,MB,ms\n");
+    for i in 0..MAX_ROWS + 3 {
+        text.push_str(&format!(
+            "k{i},{},2,{}\n",
+            i + 1,
+            if i % 2 == 0 { "3" } else { "3 us" }
+        ));
+    }
+    let whole = read(&text, &[]);
+    assert_eq!(whole.kernels.len(), MAX_ROWS);
+    assert_eq!(in_slices(&text, 5, &[4096]).0, whole);
+    // JSON is read whole, at once.
+    let p = start(KERNELS, &[], 1);
+    assert!(p.done());
+    assert_eq!(p.into_reading(), read(KERNELS, &[]));
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// A table read in slices of any sizes gives exactly the reading of
+    /// one read: kernels, errors and their lines, notes, columns.
+    #[test]
+    fn slices_read_what_one_reading_reads(
+        rows in prop::collection::vec(
+            prop::sample::select(vec![
+                "k,1e12,1e9,2", "\"a,b\",2e12,3e9,4 ms", "\"x\ny\",1e9,1e6,1", "", "# note",
+                "bad,x,1e6,5", "k,-1,2,3", "k,1e12,1e9", ";;;", "\"open,1,2,3", "k,1 TFLOP,1 GB,2 us",
+                "k,1e12,1e9,2,extra", "  ", "k,\"1e12\",1e9,2",
+            ]),
+            0..40,
+        ),
+        units in any::<bool>(),
+        bom in any::<bool>(),
+        crlf in any::<bool>(),
+        first in 0usize..5,
+        steps in prop::collection::vec(1usize..6, 1..4),
+    ) {
+        let mut lines = vec!["name,flops,bytes,time (ms)"];
+        if units {
+            lines.push(",FLOP,B,");
+        }
+        lines.extend(rows.iter().copied());
+        let mut text = lines.join(if crlf { "\r\n" } else { "\n" });
+        if bom {
+            text.insert(0, '\u{feff}');
+        }
+        let whole = read(&text, &[]);
+        prop_assert_eq!(in_slices(&text, first, &steps).0, whole);
+    }
 
     /// Anything at all reads without a panic, and no message shows NaN or inf.
     #[test]
@@ -959,6 +1066,7 @@ proptest! {
         ] {
             let r = read(&t, &mapping);
             clean(&r);
+            prop_assert_eq!(&in_slices_mapped(&t, &mapping, 1, &[2, 1]).0, &r);
             for k in &r.kernels {
                 prop_assert!(k.rate.is_finite() && k.rate > 0.0);
                 prop_assert!(k.intensity.is_finite() && k.intensity > 0.0);

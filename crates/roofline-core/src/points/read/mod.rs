@@ -18,10 +18,9 @@
 //!   operation's bytes, else FLOPs ÷ intensity; FLOP/s = FLOP/s, else
 //!   FLOPs ÷ time; intensity = intensity, else FLOPs ÷ bytes.
 
-use std::collections::HashMap;
+mod delimited;
+mod json;
 
-use csv::{ReaderBuilder, StringRecord};
-use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use super::units::{self, Kind, Problem, Unit};
@@ -97,25 +96,82 @@ const QUOTE_CHARS: usize = 40;
 /// Reads `text`; `mapping` overrides the guessed field of the columns it
 /// names (by index). Never panics.
 pub fn read(text: &str, mapping: &[(usize, Field)]) -> Reading {
+    start(text, mapping, usize::MAX).into_reading()
+}
+
+/// A reading that can stop after some rows and go on later, so that a
+/// large table is read a slice at a time and no frame of the page waits
+/// for all of it. Read in any number of slices, a table gives the same
+/// [`Reading`] as [`read`] gives in one.
+pub struct Progress {
+    /// What is read so far.
+    reading: Reading,
+    /// Bytes skipped at the text's start (a byte-order mark).
+    skip: usize,
+    /// Where a CSV or TSV reading stopped; `None` once it is done. (JSON is
+    /// read whole: serde reads the document at once.)
+    rest: Option<delimited::Rest>,
+}
+
+impl Progress {
+    /// What is read so far (all of it once [`Progress::done`]).
+    pub fn reading(&self) -> &Reading {
+        &self.reading
+    }
+
+    /// The reading, whether done or not.
+    pub fn into_reading(self) -> Reading {
+        self.reading
+    }
+
+    /// Whether the whole text is read.
+    pub fn done(&self) -> bool {
+        self.rest.is_none()
+    }
+
+    /// Reads up to `rows` more rows of `text`, which must be the text given
+    /// to [`start`] (another text gives rows that mean nothing, but never
+    /// a panic). Does nothing once done.
+    pub fn more(&mut self, text: &str, rows: usize) {
+        if let Some(rest) = self.rest.take() {
+            let text = text.get(self.skip..).unwrap_or("");
+            self.rest = delimited::more(text, &mut self.reading, rest, rows);
+        }
+    }
+}
+
+/// Starts reading `text` (`mapping` as for [`read`]): the columns and the
+/// first `rows` rows; [`Progress::more`] reads on.
+pub fn start(text: &str, mapping: &[(usize, Field)], rows: usize) -> Progress {
+    let done = |reading: Reading| Progress {
+        reading,
+        skip: 0,
+        rest: None,
+    };
     if text.len() > MAX_BYTES {
-        return Reading {
+        return done(Reading {
             errors: vec![input_error(format!(
                 "The input is {}; the limit is {}. Split it or keep the kernels that matter.",
                 format::bytes(text.len() as f64),
                 format::bytes(MAX_BYTES as f64)
             ))],
             ..Reading::default()
-        };
+        });
     }
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let start = text.trim_start();
-    if start.is_empty() {
-        return Reading::default();
+    let body = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let skip = text.len() - body.len();
+    let first = body.trim_start();
+    if first.is_empty() {
+        return done(Reading::default());
     }
-    if start.starts_with(['[', '{']) {
-        read_json(text, mapping)
-    } else {
-        read_delimited(text, mapping)
+    if first.starts_with(['[', '{']) {
+        return done(json::read_json(body, mapping));
+    }
+    let (reading, rest) = delimited::start(body, mapping, rows);
+    Progress {
+        reading,
+        skip,
+        rest,
     }
 }
 
@@ -990,284 +1046,4 @@ fn left_out(extra: usize) -> RowError {
         count(MAX_ROWS),
         count(extra)
     ))
-}
-
-// ---------------------------------------------------------------------------
-// CSV and TSV.
-
-fn read_delimited(text: &str, mapping: &[(usize, Field)]) -> Reading {
-    let first = text
-        .lines()
-        .map(str::trim)
-        .find(|l| !l.is_empty() && !l.starts_with('#'))
-        .unwrap_or("");
-    let (format, delimiter) = if first.contains('\t') {
-        (Format::Tsv, b'\t')
-    } else if first.contains(';') && !first.contains(',') {
-        (Format::Csv, b';')
-    } else {
-        (Format::Csv, b',')
-    };
-    let mut reading = Reading {
-        format: Some(format),
-        ..Reading::default()
-    };
-    let mut rdr = ReaderBuilder::new()
-        .delimiter(delimiter)
-        .flexible(true)
-        .comment(Some(b'#'))
-        .has_headers(false)
-        .from_reader(text.as_bytes());
-    let mut record = StringRecord::new();
-    // The csv crate's line numbers skip blank lines: count them from the
-    // record's byte offset instead, going forward only.
-    let mut lines = LineCounter::default();
-    let mut line_of = |r: &StringRecord| {
-        r.position().map_or(0, |p| {
-            lines.line_at(text, usize::try_from(p.byte()).unwrap_or(usize::MAX))
-        })
-    };
-    let csv_error = |e: csv::Error| {
-        let line = e.position().map(|p| usize::try_from(p.line()).unwrap_or(0));
-        RowError {
-            at: line.map_or(At::Input, At::Line),
-            message: "this line could not be read as CSV".to_string(),
-        }
-    };
-    match rdr.read_record(&mut record) {
-        Ok(true) => {}
-        Ok(false) => return reading,
-        Err(e) => {
-            reading.errors.push(csv_error(e));
-            return reading;
-        }
-    }
-    // Cells are trimmed where they are read (the csv crate's own trimming
-    // rebuilds every record, which is most of the reading time).
-    let headers: Vec<String> = record.iter().map(|h| h.trim().to_string()).collect();
-    let (mut columns, mut header_units) = map_columns(&headers, mapping, &mut reading.notes);
-    // A row of units under the header (as Nsight Compute writes):
-    // every non-empty cell a unit.
-    let mut pending = match rdr.read_record(&mut record) {
-        Ok(true) => {
-            let blank = |c: &str| c.trim().is_empty();
-            let is_units = record.iter().any(|c| !blank(c))
-                && record.iter().all(|c| blank(c) || units::unit(c).is_some());
-            if is_units {
-                for (i, c) in record.iter().enumerate() {
-                    let (Some(col), Some(hu)) = (columns.get_mut(i), header_units.get_mut(i))
-                    else {
-                        continue;
-                    };
-                    if hu.is_none() {
-                        if let Some(u) = units::unit(c).and_then(|u| u.read_as(col.field)) {
-                            *hu = Some(u);
-                            col.unit = u.symbol.to_string();
-                        }
-                    }
-                }
-                reading.notes.push(
-                    "The line under the header gives units; it is read as units.".to_string(),
-                );
-                false
-            } else {
-                true
-            }
-        }
-        Ok(false) => {
-            reading.columns = columns;
-            let plan = Plan::new(&reading.columns, &header_units);
-            finish(&mut reading, plan);
-            return reading;
-        }
-        Err(e) => {
-            reading.errors.push(csv_error(e));
-            false
-        }
-    };
-    reading.columns = std::mem::take(&mut columns);
-    let plan = Plan::new(&reading.columns, &header_units);
-    header_units.clear();
-    let Some(mut reader) = finish(&mut reading, plan) else {
-        return reading;
-    };
-    let mut n = 0usize;
-    let mut extra = 0usize;
-    loop {
-        if !pending {
-            match rdr.read_record(&mut record) {
-                Ok(true) => {}
-                Ok(false) => break,
-                Err(e) => {
-                    reading.errors.push(csv_error(e));
-                    continue;
-                }
-            }
-        }
-        pending = false;
-        if record.iter().all(|c| c.trim().is_empty()) {
-            continue;
-        }
-        if n >= MAX_ROWS {
-            extra += 1;
-            continue;
-        }
-        n += 1;
-        let line = line_of(&record);
-        let rec = &record;
-        match reader.row(|i| Cell::of_text(rec.get(i).unwrap_or("")), n) {
-            Ok(k) => reading.kernels.push(k),
-            Err(message) => reading.errors.push(RowError {
-                at: At::Line(line),
-                message,
-            }),
-        }
-    }
-    if extra > 0 {
-        reading.errors.push(left_out(extra));
-    }
-    reader.plan.mixed_notes(&mut reading.notes);
-    reading
-}
-
-/// 1-based line numbers of byte offsets, for offsets that only grow.
-#[derive(Default)]
-struct LineCounter {
-    /// The offset counted up to, and the newlines before it.
-    at: usize,
-    newlines: usize,
-}
-
-impl LineCounter {
-    /// The line of the record the csv crate says starts at `byte`: its
-    /// offset can be that of blank lines or comments before the record.
-    fn line_at(&mut self, text: &str, byte: usize) -> usize {
-        let b = text.as_bytes();
-        let mut byte = byte.min(text.len());
-        loop {
-            match b.get(byte) {
-                Some(b'\n') => byte += 1,
-                Some(b'\r') if b.get(byte + 1) == Some(&b'\n') => byte += 2,
-                Some(b'#') => {
-                    let rest = b.get(byte..).unwrap_or(&[]);
-                    byte += rest
-                        .iter()
-                        .position(|&c| c == b'\n')
-                        .map_or(rest.len(), |i| i + 1);
-                }
-                _ => break,
-            }
-        }
-        if byte < self.at {
-            *self = LineCounter::default();
-        }
-        let gap = text.as_bytes().get(self.at..byte).unwrap_or(&[]);
-        self.newlines += gap.iter().filter(|&&b| b == b'\n').count();
-        self.at = byte;
-        self.newlines + 1
-    }
-}
-
-// ---------------------------------------------------------------------------
-// JSON.
-
-/// A JSON input: a list of rows, or an object holding one.
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum Doc {
-    List(Vec<Value>),
-    Wrapped(Wrapped),
-}
-
-/// An object holding the list of rows under `kernels`, `points`, `rows` or
-/// `data` (other keys are ignored).
-#[derive(Deserialize)]
-struct Wrapped {
-    #[serde(alias = "points", alias = "rows", alias = "data")]
-    kernels: Vec<Value>,
-}
-
-fn read_json(text: &str, mapping: &[(usize, Field)]) -> Reading {
-    let mut reading = Reading {
-        format: Some(Format::Json),
-        ..Reading::default()
-    };
-    let items = match serde_json::from_str::<Doc>(text) {
-        Ok(Doc::List(items)) | Ok(Doc::Wrapped(Wrapped { kernels: items })) => items,
-        Err(e) if e.is_data() => {
-            reading.errors.push(input_error(
-                "The JSON should be a list of objects, or an object with the list under kernels, points, rows or data.".to_string(),
-            ));
-            return reading;
-        }
-        Err(e) => {
-            let m = e.to_string();
-            let what = m.split(" at line ").next().unwrap_or("");
-            let what = if unsafe_text(what) { "not valid" } else { what };
-            reading.errors.push(input_error(format!(
-                "The JSON could not be read at line {}, column {}: {what}.",
-                e.line(),
-                e.column()
-            )));
-            return reading;
-        }
-    };
-    if items.is_empty() {
-        return reading;
-    }
-    // The keys, in first-appearance order.
-    let mut headers: Vec<String> = Vec::new();
-    let mut seen: HashMap<&str, usize> = HashMap::new();
-    for item in items.iter().take(MAX_ROWS) {
-        if let Value::Object(m) = item {
-            for k in m.keys() {
-                if !seen.contains_key(k.as_str()) {
-                    seen.insert(k.as_str(), headers.len());
-                    headers.push(k.clone());
-                }
-            }
-        }
-    }
-    drop(seen);
-    let (columns, header_units) = map_columns(&headers, mapping, &mut reading.notes);
-    reading.columns = columns;
-    let plan = Plan::new(&reading.columns, &header_units);
-    let Some(mut reader) = finish(&mut reading, plan) else {
-        return reading;
-    };
-    let mut n = 0usize;
-    for (i, item) in items.iter().enumerate() {
-        if n >= MAX_ROWS {
-            reading.errors.push(left_out(items.len() - i));
-            break;
-        }
-        n += 1;
-        let at = At::Item(i + 1);
-        let Value::Object(m) = item else {
-            let what = match item {
-                Value::Array(_) => "a list",
-                Value::String(_) => "a string",
-                Value::Number(_) => "a number",
-                Value::Bool(_) => "true or false",
-                Value::Null => "null",
-                Value::Object(_) => "an object",
-            };
-            reading.errors.push(RowError {
-                at,
-                message: format!("is {what}, not an object with the kernel's columns"),
-            });
-            continue;
-        };
-        let heads = &headers;
-        let result = reader.row(
-            |c| Cell::of_json(heads.get(c).and_then(|h| m.get(h.as_str()))),
-            n,
-        );
-        match result {
-            Ok(k) => reading.kernels.push(k),
-            Err(message) => reading.errors.push(RowError { at, message }),
-        }
-    }
-    reader.plan.mixed_notes(&mut reading.notes);
-    reading
 }
