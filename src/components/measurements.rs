@@ -9,8 +9,9 @@ use roofline_charts::{point_marks, roofline_for_view};
 use roofline_core::calc::CalcView;
 use roofline_core::points::compact::{self, LINK_MAX_POINTS};
 use roofline_core::points::place::ABOVE_CAUSES;
+use roofline_core::points::read::{self, Progress};
 use roofline_core::points::table::SortKey;
-use roofline_core::points::{example, export, place, read, Field, Kernel, Placed, Roof, RowError};
+use roofline_core::points::{example, export, place, Field, Kernel, Placed, Roof, RowError};
 
 use super::point_table::PointTable;
 use super::points_chart::{PointsChart, PointsSpec};
@@ -39,27 +40,31 @@ pub fn Measurements(
     // thousand lines in a <textarea> takes the browser longer than reading
     // them. It is read all the same; "Show them in the box" puts it there.
     let held = RwSignal::new(pasted.with_untracked(|t| t.len() > HOLD_BYTES));
-    let reading = Memo::new(move |_| {
-        let text = pasted.get();
+    // The table read from `pasted`: its first rows at once (what the
+    // preview shows in the next frame), the rest a slice per task, so that
+    // no frame waits for ten thousand rows. A new text or mapping starts a
+    // new generation, and the old one's slices stop.
+    let progress = RwSignal::new(read::start("", &[], 0));
+    let generation = StoredValue::new(0u32);
+    Effect::new(move |_| {
         let choices = mapping.get();
-        let first = read(&text, &[]);
-        let by_index: Vec<(usize, Field)> = first
-            .columns
-            .iter()
-            .enumerate()
-            .filter_map(|(i, c)| {
-                choices
-                    .iter()
-                    .find(|(h, _)| *h == c.header)
-                    .map(|(_, f)| (i, *f))
-            })
-            .collect();
-        if by_index.is_empty() {
-            first
-        } else {
-            read(&text, &by_index)
+        let p = pasted.with(|text| begin(text, &choices));
+        let g = generation.get_value().wrapping_add(1);
+        generation.set_value(g);
+        let done = p.done();
+        progress.set(p);
+        if !done {
+            read_on(g, generation, progress, pasted);
         }
     });
+    // The whole table, read now if slices remain (before it is added).
+    let all_kernels = move || {
+        if !progress.with_untracked(Progress::done) {
+            generation.update_value(|g| *g = g.wrapping_add(1));
+            pasted.with_untracked(|t| progress.update(|p| p.more(t, usize::MAX)));
+        }
+        progress.with_untracked(|p| p.reading().kernels.clone())
+    };
     let roof = Memo::new(move |_| results.with(|v| Roof::for_view(v)));
     // Every kernel placed once per change, for the chart, the table and
     // the note on points above the roof.
@@ -98,13 +103,15 @@ pub fn Measurements(
         kernels.set(ks);
         link_errors.set(Vec::new());
     };
-    let apply = move |_| publish(reading.with_untracked(|r| r.kernels.clone()));
+    let apply = move |_| publish(all_kernels());
     let try_example = move |_| {
         if let Some(r) = roof.get_untracked() {
+            let text = example::profile(&r);
+            let kernels = read::read(&text, &[]).kernels;
             held.set(false);
-            pasted.set(example::profile(&r));
+            pasted.set(text);
             mapping.set(Vec::new());
-            publish(reading.with_untracked(|r| r.kernels.clone()));
+            publish(kernels);
         }
     };
     let clear = move |_| {
@@ -154,7 +161,14 @@ pub fn Measurements(
     };
     let held_note = move || {
         held.get().then(|| {
-            let (lines, kb) = pasted.with(|t| (t.lines().count(), t.len().div_ceil(1024)));
+            // As `str::lines` counts, without its per-line work.
+            let (lines, kb) = pasted.with(|t| {
+                let newlines = t.bytes().filter(|&b| b == b'\n').count();
+                (
+                    newlines + usize::from(!t.is_empty() && !t.ends_with('\n')),
+                    t.len().div_ceil(1024),
+                )
+            });
             view! {
                 <p class="note" data-testid="points-held">
                     {format!("{lines} lines ({kb} KB) are held outside the box, so the page stays quick; they are read as they are. ")}
@@ -166,27 +180,37 @@ pub fn Measurements(
         })
     };
 
-    let errors = move || {
+    // What the preview lists, each in a memo: a later slice of the reading
+    // rebuilds a list only when it changed (the columns and notes rarely do).
+    let shown_errors = Memo::new(move |_| {
         let mut all: Vec<RowError> = link_errors.get();
-        all.extend(reading.with(|r| r.errors.clone()));
-        all.iter()
-            .take(50)
-            .map(|e| view! { <li>{e.text()}</li> })
-            .collect_view()
+        let room = SHOWN_ERRORS.saturating_sub(all.len());
+        progress.with(|p| all.extend(p.reading().errors.iter().take(room).cloned()));
+        all
+    });
+    let read_notes = Memo::new(move |_| progress.with(|p| p.reading().notes.clone()));
+    let read_columns = Memo::new(move |_| progress.with(|p| p.reading().columns.clone()));
+    let errors = move || {
+        shown_errors.with(|all| {
+            all.iter()
+                .map(|e| view! { <li>{e.text()}</li> })
+                .collect_view()
+        })
     };
-    let error_count =
-        Memo::new(move |_| link_errors.with(Vec::len) + reading.with(|r| r.errors.len()));
+    let error_count = Memo::new(move |_| {
+        link_errors.with(Vec::len) + progress.with(|p| p.reading().errors.len())
+    });
     let notes = move || {
-        reading.with(|r| {
-            r.notes
+        read_notes.with(|notes| {
+            notes
                 .iter()
                 .map(|n| view! { <li>{n.clone()}</li> })
                 .collect_view()
         })
     };
     let columns = move || {
-        reading.with(|r| {
-            r.columns
+        read_columns.with(|columns| {
+            columns
                 .iter()
                 .map(|c| {
                     let header = c.header.clone();
@@ -228,7 +252,17 @@ pub fn Measurements(
                 .collect_view()
         })
     };
-    let ready = move || reading.with(|r| r.kernels.len());
+    // The rows ready to add; "…" while more are being read.
+    let ready = move || {
+        progress.with(|p| {
+            let n = p.reading().kernels.len();
+            if p.done() {
+                n.to_string()
+            } else {
+                format!("{n}…")
+            }
+        })
+    };
     let link_note = move || {
         let n = kernels.with(Vec::len);
         (n > LINK_MAX_POINTS).then(|| {
@@ -319,6 +353,65 @@ fn take_table(
     pasted.set(text);
 }
 
+/// Starts reading `text` with the user's column choices (by header).
+fn begin(text: &str, choices: &[(String, Field)]) -> Progress {
+    if choices.is_empty() {
+        return read::start(text, &[], FIRST_ROWS);
+    }
+    // The columns first, to find the chosen ones' places.
+    let head = read::start(text, &[], 0);
+    let by_index: Vec<(usize, Field)> = head
+        .reading()
+        .columns
+        .iter()
+        .enumerate()
+        .filter_map(|(i, c)| {
+            choices
+                .iter()
+                .find(|(h, _)| *h == c.header)
+                .map(|(_, f)| (i, *f))
+        })
+        .collect();
+    read::start(text, &by_index, FIRST_ROWS)
+}
+
+/// Reads on in the task after the next frame (so the browser paints
+/// between slices), for about [`SLICE_MS`], and so on until done, unless a
+/// newer reading (`generation`) has begun.
+fn read_on(
+    g: u32,
+    generation: StoredValue<u32>,
+    progress: RwSignal<Progress>,
+    pasted: RwSignal<String>,
+) {
+    request_animation_frame(move || {
+        set_timeout(
+            move || {
+                if generation.get_value() != g {
+                    return;
+                }
+                let perf = web_sys::window().and_then(|w| w.performance());
+                let now = || perf.as_ref().map_or(0.0, |p| p.now());
+                let t0 = now();
+                let mut done = true;
+                pasted.with_untracked(|t| {
+                    progress.update(|p| {
+                        p.more(t, SLICE_ROWS);
+                        while !p.done() && now() - t0 < SLICE_MS {
+                            p.more(t, SLICE_ROWS);
+                        }
+                        done = p.done();
+                    });
+                });
+                if !done {
+                    read_on(g, generation, progress, pasted);
+                }
+            },
+            std::time::Duration::ZERO,
+        );
+    });
+}
+
 /// Reads a dropped or chosen file's text into the input.
 fn read_file(
     file: Option<web_sys::File>,
@@ -351,6 +444,16 @@ fn link_kernels(pts: &str) -> (Vec<Kernel>, Vec<RowError>) {
     (k, e)
 }
 
+/// Rows read as soon as a table is pasted (the preview's, in the next
+/// frame): about half a millisecond on the bench's machine.
+const FIRST_ROWS: usize = 500;
+/// The most row problems listed.
+const SHOWN_ERRORS: usize = 50;
+/// Rows read at a time in a later task, until [`SLICE_MS`] have passed.
+const SLICE_ROWS: usize = 500;
+/// Milliseconds of reading in a later task: with the page's update and
+/// paint, a frame stays within its 16.7 ms.
+const SLICE_MS: f64 = 6.0;
 /// Text longer than this (about a thousand rows) is held outside the box.
 const HOLD_BYTES: usize = 64 * 1024;
 /// The box's placeholder: the shape of a table.
@@ -358,5 +461,8 @@ const PLACEHOLDER: &str = "name,flops,bytes,time_ms\nmatmul,1.1e12,5.2e8,7.9";
 /// The box's placeholder while a large table is held outside it.
 const HELD_PLACEHOLDER: &str = "The table is held outside the box (below). Clear to paste another.";
 
-/// The panel's own style, downloaded with its chunk.
-const STYLE: &str = ".measure textarea{width:100%;box-sizing:border-box;font:0.85rem ui-monospace,Menlo,Consolas,monospace;background:var(--panel);color:var(--text);border:1px solid var(--border);border-radius:6px}.measure-map{display:flex;flex-wrap:wrap;gap:0.25rem 1rem;padding:0;list-style:none;font-size:0.85rem}.point-table tr.above{color:var(--error)}.measure .chart{margin:1rem 0 0}.measure input[type=file]{max-width:100%}";
+/// The panel's own style, downloaded with its chunk. The table of points
+/// is laid out and painted only when on screen (`content-visibility`): a
+/// paste's preview moves it down, and repainting its two hundred rows
+/// took longer than the preview.
+const STYLE: &str = ".measure textarea{width:100%;box-sizing:border-box;font:0.85rem ui-monospace,Menlo,Consolas,monospace;background:var(--panel);color:var(--text);border:1px solid var(--border);border-radius:6px}.measure-map{display:flex;flex-wrap:wrap;gap:0.25rem 1rem;padding:0;list-style:none;font-size:0.85rem}.point-table tr.above{color:var(--error)}.measure .table-scroll{content-visibility:auto;contain-intrinsic-size:auto 3000px}.measure .chart{margin:1rem 0 0}.measure input[type=file]{max-width:100%}";

@@ -325,6 +325,59 @@ test('a large paste or file is held outside the box, read all the same, and can 
   }
 });
 
+test('a long table is read a slice per frame: the first rows at once, the rest after, all of it when added', async () => {
+  const { page, context, problems } = await openPage(browser, server.url);
+  try {
+    await waitForDraw(page, 'roofline-canvas');
+    await openPanel(page);
+    // 10,000 rows, one bad near the end (line 9002).
+    const seen = await page.evaluate(async () => {
+      const lines = ['name,flops,bytes,time_us'];
+      for (let i = 0; i < 10000; i++) lines.push(i === 9000 ? 'late,x,1e6,5' : `k${i},${1e9 * (1 + (i % 7))},${1e7},${10 + (i % 13)}`);
+      const data = new DataTransfer();
+      data.setData('text/plain', lines.join('\n'));
+      const apply = document.querySelector('[data-testid="points-apply"]');
+      const errors = () => [...document.querySelectorAll('[data-testid="points-errors"] li')].map((li) => li.textContent);
+      document.querySelector('[data-testid="points-input"]').dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+      // After the paste's own task: the first rows, and the columns.
+      await new Promise((r) => setTimeout(r, 0));
+      const first = { label: apply.textContent, errors: errors(), columns: document.querySelectorAll('[data-testid="points-map"]').length };
+      // After some frames: all of it.
+      const frame = () => new Promise((r) => requestAnimationFrame(r));
+      let frames = 0;
+      while (!/\(9999\)/.test(apply.textContent) && frames < 600) { await frame(); frames += 1; }
+      return { first, label: apply.textContent, errors: errors(), frames };
+    });
+    assert.equal(seen.first.label, 'Add measurements (500…)');
+    assert.equal(seen.first.columns, 4);
+    assert.deepEqual(seen.first.errors, []);
+    assert.equal(seen.label, 'Add measurements (9999)');
+    assert.ok(seen.frames >= 1 && seen.frames < 600, `${seen.frames} frames`);
+    assert.equal(seen.errors.length, 1);
+    assert.match(seen.errors[0], /^line 9002: /);
+    // Added while rows remain: the rest is read first, so all are added.
+    const added = await page.evaluate(async () => {
+      const lines = ['name,flops,bytes,time_us'];
+      for (let i = 0; i < 8000; i++) lines.push(`m${i},${2e9},${1e7},${20}`);
+      const data = new DataTransfer();
+      data.setData('text/plain', lines.join('\n'));
+      document.querySelector('[data-testid="points-clear"]').click();
+      await new Promise((r) => setTimeout(r, 0));
+      document.querySelector('[data-testid="points-input"]').dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+      await new Promise((r) => setTimeout(r, 0));
+      const label = document.querySelector('[data-testid="points-apply"]').textContent;
+      document.querySelector('[data-testid="points-apply"]').click();
+      return label;
+    });
+    assert.equal(added, 'Add measurements (500…)');
+    await page.waitForFunction(() => document.querySelector('[data-testid="points-canvas"]')?.getAttribute('data-points') === '8000');
+    await page.waitForFunction(() => /\(8000\)/.test(document.querySelector('[data-testid="points-apply"]').textContent));
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
 test('a link with bad measurements opens, says which, and shows the good ones', async () => {
   const url = `${server.url}?v=1&pts=${encodeURIComponent('good:100:4.1e13,bad:x:1,neg:-1:5')}`;
   const { page, context, problems } = await openPage(browser, url);
