@@ -98,7 +98,14 @@ pub fn App(
     // The first write only puts the canonical form of the opening link in
     // place: it replaces, like a restore.
     let restoring = StoredValue::new(true);
+    // The first write waits for a task of its own, the first of the start's
+    // (`canvas::later`): it evaluates the calculator for the first time, so
+    // the app's first task (with the wasm's instantiation) stays short.
+    let writer_ready = canvas::later();
     Effect::new(move |_| {
+        if !writer_ready.get() {
+            return;
+        }
         let state = app_state.get();
         let restore = restoring.get_value();
         restoring.set_value(false);
@@ -216,14 +223,15 @@ pub fn App(
         <main class="layout">
                 <div class="inputs">
                     <form class="panel" aria-label="Inputs" on:submit=|ev| ev.prevent_default()>
-                        <ChipPanel input=input view=view epoch=epoch />
+                        {shown_later(move || view! { <ChipPanel input=input view=view epoch=epoch /> })}
                         {shown_later(move || view! {
                             <OpPanel input=input view=view epoch=epoch />
                             <LevelsPanel input=input view=view epoch=epoch />
                         })}
                     </form>
                 </div>
-                // The start in short tasks: the chip (above); the operation
+                // The start in short tasks: the page's frame (the app's
+                // first task, with the wasm's instantiation); the chip (above); the operation
                 // and the memory levels; the results and the charts' frames;
                 // after a frame, the roofline's draw; the batch chunk; then
                 // what is below the charts.

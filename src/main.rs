@@ -33,6 +33,14 @@ fn main() {
     // Decimal text is read by the browser (see roofline_core::num): before
     // anything is parsed, the link first of all.
     roofline_core::num::set_host_parser(js_sys::parse_float);
+    // The page is made in a task after the one that finished compiling and
+    // instantiating the wasm, so that neither task is long (a `fn()`:
+    // `set_timeout`'s code for it is shared with the rest of the app).
+    leptos::prelude::set_timeout(start as fn(), std::time::Duration::ZERO);
+}
+
+/// Reads the address and mounts the page.
+fn start() {
     // The address is the state. Reading a link takes the link chunk (see
     // link.rs); the page mounts once it is read.
     let query = link::current_query();
