@@ -140,7 +140,18 @@ pub(super) fn start(
 /// into `reading`; `None` when the text is read to its end, and then the
 /// reading's closing messages (rows left out, mixed units) are added.
 pub(super) fn more(text: &str, reading: &mut Reading, mut rest: Rest, rows: usize) -> Option<Rest> {
-    let at = rest.at;
+    // A new csv reader drops a byte-order mark at its start, as at a file's
+    // start; one pass would keep a record's leading U+FEFF as text. Such a
+    // slice starts one byte earlier, on the line end before it (a blank line).
+    let bom = text
+        .as_bytes()
+        .get(rest.at..)
+        .is_some_and(|b| b.starts_with(b"\xEF\xBB\xBF"));
+    let at = if bom && rest.at > 0 {
+        rest.at - 1
+    } else {
+        rest.at
+    };
     let mut rdr = csv_reader(rest.delimiter, text.as_bytes().get(at..).unwrap_or(&[]));
     let mut record = StringRecord::new();
     let mut records = 0usize;

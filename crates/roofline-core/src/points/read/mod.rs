@@ -129,13 +129,14 @@ impl Progress {
         self.rest.is_none()
     }
 
-    /// Reads up to `rows` more rows of `text`, which must be the text given
-    /// to [`start`] (another text gives rows that mean nothing, but never
-    /// a panic). Does nothing once done.
+    /// Reads up to `rows` more rows (at least one, so that a loop of calls
+    /// always ends) of `text`, which must be the text given to [`start`]
+    /// (another text gives rows that mean nothing, but never a panic). Does
+    /// nothing once done.
     pub fn more(&mut self, text: &str, rows: usize) {
         if let Some(rest) = self.rest.take() {
             let text = text.get(self.skip..).unwrap_or("");
-            self.rest = delimited::more(text, &mut self.reading, rest, rows);
+            self.rest = delimited::more(text, &mut self.reading, rest, rows.max(1));
         }
     }
 }
