@@ -387,7 +387,9 @@ fn read_on(
     request_animation_frame(move || {
         set_timeout(
             move || {
-                if generation.get_value() != g {
+                // A newer reading began, or the panel was closed (its
+                // values are gone).
+                if generation.try_get_value() != Some(g) {
                     return;
                 }
                 let perf = web_sys::window().and_then(|w| w.performance());
@@ -395,7 +397,7 @@ fn read_on(
                 let t0 = now();
                 let mut done = true;
                 pasted.with_untracked(|t| {
-                    progress.update(|p| {
+                    progress.try_update(|p| {
                         p.more(t, SLICE_ROWS);
                         while !p.done() && now() - t0 < SLICE_MS {
                             p.more(t, SLICE_ROWS);
@@ -465,4 +467,4 @@ const HELD_PLACEHOLDER: &str = "The table is held outside the box (below). Clear
 /// is laid out and painted only when on screen (`content-visibility`): a
 /// paste's preview moves it down, and repainting its two hundred rows
 /// took longer than the preview.
-const STYLE: &str = ".measure textarea{width:100%;box-sizing:border-box;font:0.85rem ui-monospace,Menlo,Consolas,monospace;background:var(--panel);color:var(--text);border:1px solid var(--border);border-radius:6px}.measure-map{display:flex;flex-wrap:wrap;gap:0.25rem 1rem;padding:0;list-style:none;font-size:0.85rem}.point-table tr.above{color:var(--error)}.measure .table-scroll{content-visibility:auto;contain-intrinsic-size:auto 3000px}.measure .chart{margin:1rem 0 0}.measure input[type=file]{max-width:100%}";
+const STYLE: &str = ".measure textarea{width:100%;box-sizing:border-box;font:0.85rem ui-monospace,Menlo,Consolas,monospace;background:var(--panel);color:var(--text);border:1px solid var(--border);border-radius:6px}.measure-map{display:flex;flex-wrap:wrap;gap:0.25rem 1rem;padding:0;list-style:none;font-size:0.85rem}.point-table tr.above{color:var(--error)}.measure .table-scroll{content-visibility:auto;contain-intrinsic-size:auto 800px}.measure .chart{margin:1rem 0 0}.measure input[type=file]{max-width:100%}";

@@ -378,6 +378,36 @@ test('a long table is read a slice per frame: the first rows at once, the rest a
   }
 });
 
+test('closing the panel while a long table is read stops the reading, and reopening reads it again', async () => {
+  const { page, context, problems } = await openPage(browser, server.url);
+  try {
+    await waitForDraw(page, 'roofline-canvas');
+    await openPanel(page);
+    const label = await page.evaluate(async () => {
+      const lines = ['name,flops,bytes,time_us'];
+      for (let i = 0; i < 20000; i++) lines.push(`k${i},${1e9},${1e7},${10 + (i % 13)}`);
+      const data = new DataTransfer();
+      data.setData('text/plain', lines.join('\n'));
+      document.querySelector('[data-testid="points-input"]').dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+      await new Promise((r) => setTimeout(r, 0));
+      const text = document.querySelector('[data-testid="points-apply"]').textContent;
+      // Closed before the next slice.
+      document.querySelector('[data-testid="points-open"]').click();
+      for (let i = 0; i < 10; i++) await new Promise((r) => requestAnimationFrame(r));
+      return text;
+    });
+    assert.equal(label, 'Add measurements (500…)');
+    assert.equal(await page.$('[data-testid="points-input"]'), null);
+    // Reopened: the table is still there (held), read again to its end.
+    await page.click('[data-testid="points-open"]');
+    await page.waitForFunction(() => /\(20000\)/.test(document.querySelector('[data-testid="points-apply"]')?.textContent ?? ''));
+    assert.ok(await page.$('[data-testid="points-held"]'));
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
 test('a link with bad measurements opens, says which, and shows the good ones', async () => {
   const url = `${server.url}?v=1&pts=${encodeURIComponent('good:100:4.1e13,bad:x:1,neg:-1:5')}`;
   const { page, context, problems } = await openPage(browser, url);
