@@ -398,9 +398,11 @@ fn read_on(
                 let mut done = true;
                 pasted.with_untracked(|t| {
                     progress.try_update(|p| {
-                        p.more(t, SLICE_ROWS);
-                        while !p.done() && now() - t0 < SLICE_MS {
+                        loop {
                             p.more(t, SLICE_ROWS);
+                            if p.done() || now() - t0 >= SLICE_MS {
+                                break;
+                            }
                         }
                         done = p.done();
                     });

@@ -68,7 +68,7 @@ pub fn parse_f64(text: &str) -> Option<f64> {
 /// paste). Only the reader calls it, so in the app std's parser and its
 /// table are in the measurements' chunk, loaded when that panel opens, not
 /// in the first load.
-pub fn parse_f64_quick(text: &str) -> Option<f64> {
+pub fn parse_f64_std(text: &str) -> Option<f64> {
     text.parse().ok()
 }
 
@@ -176,7 +176,7 @@ mod tests {
     }
 
     #[test]
-    fn the_quick_path_reads_what_parse_f64_reads() {
+    fn std_reads_what_parse_f64_reads() {
         for t in [
             "0",
             "-0",
@@ -216,7 +216,7 @@ mod tests {
             "1e9999",
             "5e-324",
         ] {
-            let (a, b) = (parse_f64_quick(t), parse_f64(t));
+            let (a, b) = (parse_f64_std(t), parse_f64(t));
             assert_eq!(a.map(f64::to_bits), b.map(f64::to_bits), "{t:?}");
         }
     }

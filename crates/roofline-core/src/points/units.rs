@@ -3,7 +3,7 @@
 //! A [`Unit`] is a kind of quantity ([`Kind`]) and a factor to its base unit
 //! (seconds, bytes, FLOPs, FLOP/s, FLOPs/byte). [`unit`] reads the text of a
 //! unit, case-insensitively; [`quantity`] splits a cell such as `12.5 µs`
-//! into its number (read by [`crate::num::parse_f64_quick`], which gives
+//! into its number (read by [`crate::num::parse_f64_std`], which gives
 //! `parse_f64`'s value, like every decimal of a table) and its unit.
 //!
 //! The units read:
@@ -23,7 +23,7 @@
 //! ([`Unit::read_as`]).
 
 use super::Field;
-use crate::num::parse_f64_quick;
+use crate::num::parse_f64_std;
 
 /// What a unit measures.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -277,12 +277,12 @@ fn flop_unit(l: &str) -> Option<Unit> {
 /// Splits a cell into its number and the rest, trimmed: `12.5 µs` is
 /// `(12.5, "µs")`, `4.1e12` is `(4.1e12, "")`, `2GiB` is `(2.0, "GiB")`.
 /// The number is an optional sign, digits with at most one point, and an
-/// optional exponent, read by [`crate::num::parse_f64_quick`]; text that is a
+/// optional exponent, read by [`crate::num::parse_f64_std`]; text that is a
 /// whole number to it (`NaN`, `inf` included) has an empty rest.
 /// `None` when the cell does not start with a number.
 pub fn split_quantity(text: &str) -> Option<(f64, &str)> {
     let t = text.trim();
-    if let Some(x) = parse_f64_quick(t) {
+    if let Some(x) = parse_f64_std(t) {
         return Some((x, ""));
     }
     let b = t.as_bytes();
@@ -308,7 +308,7 @@ pub fn split_quantity(text: &str) -> Option<(f64, &str)> {
             i += 1 + sign + exp;
         }
     }
-    let x = parse_f64_quick(t.get(..i)?)?;
+    let x = parse_f64_std(t.get(..i)?)?;
     Some((x, t.get(i..)?.trim()))
 }
 

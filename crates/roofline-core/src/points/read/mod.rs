@@ -26,7 +26,7 @@ use serde_json::{Map, Value};
 use super::units::{self, Kind, Problem, Unit};
 use super::{At, Field, Kernel, RowError};
 use crate::format;
-use crate::num::parse_f64_quick;
+use crate::num::parse_f64_std;
 use crate::op::{Operation, Sizes};
 use crate::small::Join;
 
@@ -808,7 +808,7 @@ fn sizes_of(cell: Cell<'_>, label: &str) -> Result<Sizes, String> {
                 if name.is_empty() {
                     return Err(format!("{label}: a size has no name (write B=8 D=4096)"));
                 }
-                match parse_f64_quick(v) {
+                match parse_f64_std(v) {
                     Some(x) if x.is_finite() && x > 0.0 => {
                         out.insert(name.to_string(), x);
                     }
