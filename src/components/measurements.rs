@@ -48,7 +48,7 @@ pub fn Measurements(
     let generation = StoredValue::new(0u32);
     Effect::new(move |_| {
         let choices = mapping.get();
-        let p = pasted.with(|text| begin(text, &choices));
+        let p = pasted.with(|text| read::start(text, &choices, FIRST_ROWS));
         let g = generation.get_value().wrapping_add(1);
         generation.set_value(g);
         let done = p.done();
@@ -351,28 +351,6 @@ fn take_table(
     mapping.set(Vec::new());
     held.set(text.len() > HOLD_BYTES);
     pasted.set(text);
-}
-
-/// Starts reading `text` with the user's column choices (by header).
-fn begin(text: &str, choices: &[(String, Field)]) -> Progress {
-    if choices.is_empty() {
-        return read::start(text, &[], FIRST_ROWS);
-    }
-    // The columns first, to find the chosen ones' places.
-    let head = read::start(text, &[], 0);
-    let by_index: Vec<(usize, Field)> = head
-        .reading()
-        .columns
-        .iter()
-        .enumerate()
-        .filter_map(|(i, c)| {
-            choices
-                .iter()
-                .find(|(h, _)| *h == c.header)
-                .map(|(_, f)| (i, *f))
-        })
-        .collect();
-    read::start(text, &by_index, FIRST_ROWS)
 }
 
 /// Reads on in the task after the next frame (so the browser paints

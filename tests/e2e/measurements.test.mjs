@@ -378,6 +378,45 @@ test('a long table is read a slice per frame: the first rows at once, the rest a
   }
 });
 
+test('a long JSON list is read a slice per frame, and a key first seen near its end becomes a column', async () => {
+  const { page, context, problems } = await openPage(browser, server.url);
+  try {
+    await waitForDraw(page, 'roofline-canvas');
+    await openPanel(page);
+    // 10,000 items: one bad (item 9001), and the last placed by keys no
+    // item before it has (FLOP/s and an intensity).
+    const seen = await page.evaluate(async () => {
+      const items = [];
+      for (let i = 0; i < 9999; i++) items.push({ name: `k${i}`, flops: i === 9000 ? 'x' : 1e9 * (1 + (i % 7)), bytes: '10 MB', time_us: 10 + (i % 13) });
+      items.push({ name: 'late', 'flop/s': '3 TFLOP/s', intensity: 5 });
+      const data = new DataTransfer();
+      data.setData('text/plain', JSON.stringify({ chip: 'TPU v5e', kernels: items }));
+      const apply = document.querySelector('[data-testid="points-apply"]');
+      const errors = () => [...document.querySelectorAll('[data-testid="points-errors"] li')].map((li) => li.textContent);
+      const columns = () => [...document.querySelectorAll('[data-testid="points-map"]')].length;
+      document.querySelector('[data-testid="points-input"]').dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+      await new Promise((r) => setTimeout(r, 0));
+      const first = { label: apply.textContent, errors: errors(), columns: columns() };
+      const frame = () => new Promise((r) => requestAnimationFrame(r));
+      let frames = 0;
+      while (!/\(9999\)/.test(apply.textContent) && frames < 600) { await frame(); frames += 1; }
+      return { first, label: apply.textContent, errors: errors(), columns: columns(), frames };
+    });
+    assert.equal(seen.first.label, 'Add measurements (500…)');
+    assert.equal(seen.first.columns, 4);
+    assert.deepEqual(seen.first.errors, []);
+    assert.equal(seen.label, 'Add measurements (9999)');
+    assert.ok(seen.frames >= 1 && seen.frames < 600, `${seen.frames} frames`);
+    assert.equal(seen.columns, 6);
+    assert.deepEqual(seen.errors, ["item 9001: flops is not a number ('x')"]);
+    await page.click('[data-testid="points-apply"]');
+    await page.waitForFunction(() => document.querySelector('[data-testid="points-canvas"]')?.getAttribute('data-points') === '9999');
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
 test('closing the panel while a long table is read stops the reading, and reopening reads it again', async () => {
   const { page, context, problems } = await openPage(browser, server.url);
   try {

@@ -5,7 +5,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use proptest::prelude::*;
-use roofline_core::points::read::{start, Format, MAX_BYTES, MAX_ROWS};
+use roofline_core::points::read::{start, Choice, Format, MAX_BYTES, MAX_ROWS};
 use roofline_core::points::units::{self, Kind};
 use roofline_core::points::{read, At, Field, Kernel, Reading};
 
@@ -351,11 +351,11 @@ fn the_mapping_overrides_the_guess() {
     assert!(r.errors[0].message.starts_with("No column gives"));
     assert_eq!(r.columns.len(), 4);
     let mapping = [
-        (0, Field::Name),
-        (1, Field::Flops),
-        (2, Field::Bytes),
-        (3, Field::Time),
-        (9, Field::Rate),
+        ("a".to_string(), Field::Name),
+        ("b".to_string(), Field::Flops),
+        ("c".to_string(), Field::Bytes),
+        ("d".to_string(), Field::Time),
+        ("zz".to_string(), Field::Rate),
     ];
     let r = read(text, &mapping);
     assert!(r.errors.is_empty(), "{:?}", r.errors);
@@ -368,7 +368,7 @@ fn the_mapping_overrides_the_guess() {
     // with its column when it fits the field chosen.
     let r = read(
         "time_ms,other (us),flops,bytes\n5,10,1e12,1e9\n",
-        &[(1, Field::Time)],
+        &[("other (us)".to_string(), Field::Time)],
     );
     assert_eq!(fields(&r)[..2], [Field::Ignore, Field::Time]);
     assert_eq!(r.columns[1].unit, "µs");
@@ -376,7 +376,7 @@ fn the_mapping_overrides_the_guess() {
     // A column can be switched off.
     let r = read(
         "name,flops,bytes,time\na,1e12,1e9,1\n",
-        &[(3, Field::Ignore)],
+        &[("time".to_string(), Field::Ignore)],
     );
     assert_eq!(r.errors.len(), 1);
     assert_eq!(r.errors[0].at, At::Input);
@@ -754,6 +754,33 @@ fn json_problems() {
         m.starts_with("The JSON could not be read at line 2, column"),
         "{m}"
     );
+    // Where serde reading the whole document would say, and what.
+    for text in [
+        "[1, [2]",
+        "[1 2]",
+        "[1,]",
+        "[{\"a\": 1},\n  ]",
+        "[{\"a\": 1}] x",
+        "[{\"a\": 1},\n {\"b\": 1e999}]",
+        "[{\"a\": 1},\n {\"b\":\n\n tru}]",
+        "{\"points\": [{\"a\": 1},\n 1e999]}",
+        "[\n",
+    ] {
+        let e = serde_json::from_str::<serde_json::Value>(text).unwrap_err();
+        let (at, m) = error(text);
+        assert_eq!(at, At::Input, "{text}");
+        let what = e.to_string();
+        let what = what.split(" at line ").next().unwrap();
+        assert_eq!(
+            m,
+            format!(
+                "The JSON could not be read at line {}, column {}: {what}.",
+                e.line(),
+                e.column()
+            ),
+            "{text}"
+        );
+    }
     for text in ["{\"chip\": \"H100\"}", "[1, [2]", "{\"kernels\": 3}"] {
         let (at, m) = error(text);
         assert_eq!(at, At::Input, "{text}");
@@ -943,7 +970,7 @@ fn in_slices(text: &str, first: usize, steps: &[usize]) -> (Reading, usize) {
 /// [`in_slices`] with a mapping.
 fn in_slices_mapped(
     text: &str,
-    mapping: &[(usize, Field)],
+    mapping: &[Choice],
     first: usize,
     steps: &[usize],
 ) -> (Reading, usize) {
@@ -1020,10 +1047,77 @@ fn a_large_table_is_read_a_slice_at_a_time() {
         assert!(calls < 1000);
     }
     assert_eq!(p.into_reading(), read(MATMULS, &[]));
-    // JSON is read whole, at once.
+    // The example JSON, a row at a time.
     let p = start(KERNELS, &[], 1);
+    assert!(!p.done());
+    assert_eq!(p.reading().kernels.len(), 1);
+    assert_eq!(in_slices(KERNELS, 1, &[1]).0, read(KERNELS, &[]));
+}
+
+#[test]
+fn a_large_json_list_is_read_a_slice_at_a_time() {
+    // 5,000 objects, then a number, a bad cell and an object whose keys
+    // `flop/s` and `intensity` first appear at the end.
+    let mut text = String::from("\u{feff} [");
+    for i in 0..5000 {
+        text.push_str(&format!(
+            "{{\"name\": \"k{i}\", \"flops\": {}, \"bytes\": \"1 MB\", \"time (us)\": {}}},\n",
+            1e9 * f64::from(i + 1),
+            5 + i % 7
+        ));
+    }
+    text.push_str(
+        r#"3, {"name": "bad", "flops": "x", "bytes": 1e6},
+        {"name": "late", "flop/s": "3 TFLOP/s", "intensity": 5}]"#,
+    );
+    let whole = read(&text, &[]);
+    assert_eq!(whole.kernels.len(), 5001, "{:?}", whole.errors);
+    let headers: Vec<&str> = whole.columns.iter().map(|c| c.header.as_str()).collect();
+    assert_eq!(
+        headers,
+        ["name", "flops", "bytes", "time (us)", "flop/s", "intensity"]
+    );
+    let got: Vec<String> = whole.errors.iter().map(|e| e.text()).collect();
+    assert_eq!(
+        got,
+        [
+            "item 5001: is a number, not an object with the kernel's columns",
+            "item 5002: flops is not a number ('x')",
+        ]
+    );
+    // The last item is placed by its FLOP/s and intensity: those columns
+    // were known from the first slice on.
+    let last = whole.kernels.last().unwrap();
+    assert_eq!(&*last.name, "late");
+    assert_close(last.rate, 3e12);
+    assert_close(last.intensity, 5.0);
+    // The columns so far are those of the keys seen so far.
+    let mut p = start(&text, &[], 1000);
+    assert!(!p.done());
+    assert_eq!(p.reading().kernels.len(), 1000);
+    assert_eq!(p.reading().columns, whole.columns[..4]);
+    p.more(&text, usize::MAX);
     assert!(p.done());
-    assert_eq!(p.into_reading(), read(KERNELS, &[]));
+    assert_eq!(p.into_reading(), whole);
+    let (sliced, slices) = in_slices(&text, 0, &[1, 7, 999]);
+    assert_eq!(sliced, whole);
+    assert!(slices > 10, "{slices}");
+    // Wrapped, and past the limit.
+    let mut text = String::from(r#"{"chip": "v5e", "points": ["#);
+    for i in 0..MAX_ROWS + 3 {
+        if i > 0 {
+            text.push(',');
+        }
+        text.push_str(&format!(r#"{{"flops": {}, "bytes": 2, "time": 3}}"#, i + 1));
+    }
+    text.push_str("]}");
+    let whole = read(&text, &[]);
+    assert_eq!(whole.kernels.len(), MAX_ROWS);
+    assert_eq!(
+        whole.errors.last().map(|e| e.text()).unwrap_or_default(),
+        "Only the first 20,000 rows were read; 3 more were left out. Split the input to read them."
+    );
+    assert_eq!(in_slices(&text, 5, &[4096]).0, whole);
 }
 
 proptest! {
@@ -1060,6 +1154,111 @@ proptest! {
         prop_assert_eq!(in_slices(&text, first, &steps).0, whole);
     }
 
+    /// A JSON list read in slices of any sizes gives exactly the reading of
+    /// one read.
+    #[test]
+    fn json_slices_read_what_one_reading_reads(
+        items in prop::collection::vec(
+            prop::sample::select(vec![
+                r#"{"name": "k", "flops": 1e12, "bytes": 1e9, "time": 2}"#,
+                r#"{"name": "a", "flop/s": "2 TFLOP/s", "intensity": 4}"#,
+                r#"{"flops": "x", "bytes": 1e9, "time": 1}"#,
+                r#"{"flops": 1e999}"#, "3", "null", r#""s""#, "[1]", "{}",
+                r#"{"time_ms": 3, "flops": 1e9, "bytes": "1 MB"}"#,
+                r#"{"time_ms": "3 us", "flops": 1e9, "bytes": 1e6, "extra": {"a": 1}}"#,
+                r#"{"name": "d", "name": "e", "flops": 1, "bytes": 1, "time": 1}"#,
+                r#"{"na\u006de": "esc", "flops": 1e9, "bytes": 1e6, "time": 1}"#,
+                r#"{"id": 5, "flops": 1e9, "bytes": 1e6, "time": 1}"#,
+                r#"{"kernel name": "z", "flops": 2e9, "dram_bytes": "2 MB", "time": "1 ms"}"#,
+                r#"{"op": "bf16[B,D] * bf16[D,F] -> bf16[B,F]", "sizes": {"B": 8, "D": 64, "F": 64}, "time": 1}"#,
+            ]),
+            0..30,
+        ),
+        wrapped in any::<bool>(),
+        first in 0usize..5,
+        steps in prop::collection::vec(0usize..6, 1..4),
+        choices in prop::collection::vec((0usize..6, 0usize..9), 0..3),
+    ) {
+        let list = format!("[{}]", items.join(",\n"));
+        let text = if wrapped { format!(r#"{{"rows": {list}}}"#) } else { list };
+        let heads = ["name", "flops", "time_ms", "id", "intensity", "extra"];
+        let mapping: Vec<Choice> = choices
+            .into_iter()
+            .map(|(i, f)| (heads[i].to_string(), Field::ALL[f]))
+            .collect();
+        let whole = read(&text, &mapping);
+        prop_assert_eq!(in_slices_mapped(&text, &mapping, first, &steps).0, whole);
+    }
+
+    /// A JSON list places the kernels its table as CSV places: the columns
+    /// are all the keys, however late a key first appears (the reading
+    /// starts again when a late key changes the columns).
+    #[test]
+    fn json_places_what_its_csv_places(
+        items in prop::collection::vec(
+            prop::collection::vec((0usize..9, 0usize..6), 1..5),
+            1..25,
+        ),
+        choices in prop::collection::vec((0usize..9, 0usize..9), 0..2),
+        first in 0usize..4,
+    ) {
+        let keys = [
+            "name", "id", "flops", "bytes", "time_ms", "time (us)", "flop/s", "intensity", "dram_bytes",
+        ];
+        let values = ["\"k\"", "7", "1e12", "2.5e9", "\"3 ms\"", "null"];
+        let mut headers: Vec<&str> = Vec::new();
+        let mut objects = Vec::new();
+        let mut rows = Vec::new();
+        for item in &items {
+            let mut row: Vec<(usize, usize)> = Vec::new();
+            for &(k, v) in item {
+                if !row.iter().any(|&(j, _)| j == k) {
+                    row.push((k, v));
+                }
+            }
+            // A CSV line of empty cells is skipped, where a JSON item
+            // without values is a row without values: each has a value.
+            if row.iter().all(|&(_, v)| values[v] == "null") {
+                row[0].1 = 1;
+            }
+            let mut fields = Vec::new();
+            for &(k, v) in &row {
+                if !headers.contains(&keys[k]) {
+                    headers.push(keys[k]);
+                }
+                fields.push(format!("{:?}: {}", keys[k], values[v]));
+            }
+            objects.push(format!("{{{}}}", fields.join(", ")));
+            rows.push(row);
+        }
+        let json = format!("[{}]", objects.join(",\n"));
+        let mut csv = headers.iter().map(|h| format!("{h:?}")).collect::<Vec<_>>().join(",");
+        for row in &rows {
+            let cells: Vec<String> = headers
+                .iter()
+                .map(|h| {
+                    row.iter()
+                        .find(|&&(k, _)| keys[k] == *h)
+                        .map_or(String::new(), |&(_, v)| match values[v] {
+                            "null" => String::new(),
+                            s => s.to_string(),
+                        })
+                })
+                .collect();
+            csv.push('\n');
+            csv.push_str(&cells.join(","));
+        }
+        let mapping: Vec<Choice> = choices
+            .into_iter()
+            .map(|(i, f)| (keys[i].to_string(), Field::ALL[f]))
+            .collect();
+        let from_json = in_slices_mapped(&json, &mapping, first, &[1, 3]).0;
+        let from_csv = read(&csv, &mapping);
+        prop_assert_eq!(&from_json.columns, &from_csv.columns);
+        prop_assert_eq!(&from_json.kernels, &from_csv.kernels);
+        prop_assert_eq!(from_json.errors.len(), from_csv.errors.len());
+    }
+
     /// Anything at all reads without a panic, and no message shows NaN or inf.
     #[test]
     fn arbitrary_text_never_panics(text in any::<String>()) {
@@ -1072,8 +1271,12 @@ proptest! {
         text in "[a-z_ ,;\t\n#\"0-9.eE+µ/\\[\\]{}:=()-]{0,200}",
         mapping in prop::collection::vec((0usize..8, 0usize..9), 0..4),
     ) {
-        let mapping: Vec<(usize, Field)> =
-            mapping.into_iter().map(|(i, f)| (i, Field::ALL[f])).collect();
+        // Choices by headers the text may hold.
+        let heads = ["name", "flops", "bytes", "time", "op", "sizes", "", "a"];
+        let mapping: Vec<Choice> = mapping
+            .into_iter()
+            .map(|(i, f)| (heads[i].to_string(), Field::ALL[f]))
+            .collect();
         for t in [
             text.clone(),
             format!("name,flops,bytes,time,op,sizes\n{text}"),

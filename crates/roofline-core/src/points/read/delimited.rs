@@ -5,9 +5,9 @@
 
 use csv::{ReaderBuilder, StringRecord};
 
-use super::{finish, left_out, map_columns, Cell, Format, Plan, Reader, Reading, MAX_ROWS};
+use super::{finish, left_out, map_columns, Cell, Choice, Format, Plan, Reader, Reading, MAX_ROWS};
 use crate::points::units;
-use crate::points::{At, Field, RowError};
+use crate::points::{At, RowError};
 
 /// Where a reading of CSV or TSV stopped, and what it carries on with.
 pub(super) struct Rest {
@@ -50,11 +50,7 @@ fn csv_error(lines: &mut LineCounter, text: &str, at: usize, e: &csv::Error) -> 
 
 /// Reads the header (and a row of units under it), then up to `rows`
 /// records; the [`Rest`] is `None` when the text is read to its end.
-pub(super) fn start(
-    text: &str,
-    mapping: &[(usize, Field)],
-    rows: usize,
-) -> (Reading, Option<Rest>) {
+pub(super) fn start(text: &str, mapping: &[Choice], rows: usize) -> (Reading, Option<Rest>) {
     let first = text
         .lines()
         .map(str::trim)

@@ -93,9 +93,13 @@ const NAME_CHARS: usize = 80;
 /// The longest cell quoted in a message, in characters.
 const QUOTE_CHARS: usize = 40;
 
+/// A user's choice of what a column holds, by the column's header (every
+/// column with that header).
+pub type Choice = (String, Field);
+
 /// Reads `text`; `mapping` overrides the guessed field of the columns it
 /// names (by index). Never panics.
-pub fn read(text: &str, mapping: &[(usize, Field)]) -> Reading {
+pub fn read(text: &str, mapping: &[Choice]) -> Reading {
     start(text, mapping, usize::MAX).into_reading()
 }
 
@@ -108,9 +112,14 @@ pub struct Progress {
     reading: Reading,
     /// Bytes skipped at the text's start (a byte-order mark).
     skip: usize,
-    /// Where a CSV or TSV reading stopped; `None` once it is done. (JSON is
-    /// read whole: serde reads the document at once.)
-    rest: Option<delimited::Rest>,
+    /// Where the reading stopped; `None` once it is done.
+    rest: Option<Rest>,
+}
+
+/// Where a reading stopped, by format.
+enum Rest {
+    Delimited(delimited::Rest),
+    Json(json::Rest),
 }
 
 impl Progress {
@@ -136,14 +145,18 @@ impl Progress {
     pub fn more(&mut self, text: &str, rows: usize) {
         if let Some(rest) = self.rest.take() {
             let text = text.get(self.skip..).unwrap_or("");
-            self.rest = delimited::more(text, &mut self.reading, rest, rows.max(1));
+            let (reading, rows) = (&mut self.reading, rows.max(1));
+            self.rest = match rest {
+                Rest::Delimited(r) => delimited::more(text, reading, r, rows).map(Rest::Delimited),
+                Rest::Json(r) => json::more(text, reading, r, rows).map(Rest::Json),
+            };
         }
     }
 }
 
 /// Starts reading `text` (`mapping` as for [`read`]): the columns and the
 /// first `rows` rows; [`Progress::more`] reads on.
-pub fn start(text: &str, mapping: &[(usize, Field)], rows: usize) -> Progress {
+pub fn start(text: &str, mapping: &[Choice], rows: usize) -> Progress {
     let done = |reading: Reading| Progress {
         reading,
         skip: 0,
@@ -165,10 +178,13 @@ pub fn start(text: &str, mapping: &[(usize, Field)], rows: usize) -> Progress {
     if first.is_empty() {
         return done(Reading::default());
     }
-    if first.starts_with(['[', '{']) {
-        return done(json::read_json(body, mapping));
-    }
-    let (reading, rest) = delimited::start(body, mapping, rows);
+    let (reading, rest) = if first.starts_with(['[', '{']) {
+        let (reading, rest) = json::start(body, mapping, rows);
+        (reading, rest.map(Rest::Json))
+    } else {
+        let (reading, rest) = delimited::start(body, mapping, rows);
+        (reading, rest.map(Rest::Delimited))
+    };
     Progress {
         reading,
         skip,
@@ -409,12 +425,12 @@ fn guess(header: &str) -> Guess {
 /// beats a guess), with a note for each column left out.
 fn map_columns(
     headers: &[String],
-    mapping: &[(usize, Field)],
+    mapping: &[Choice],
     notes: &mut Vec<String>,
 ) -> (Vec<Column>, Vec<Option<Unit>>) {
     let mut guesses: Vec<Guess> = headers.iter().map(|h| guess(h)).collect();
-    for &(i, field) in mapping {
-        if let Some(g) = guesses.get_mut(i) {
+    for (h, g) in headers.iter().zip(guesses.iter_mut()) {
+        if let Some(&(_, field)) = mapping.iter().find(|(m, _)| m == h) {
             g.field = field;
             g.strength = u8::MAX;
             g.unit = g.unit.and_then(|u| u.read_as(field));
@@ -609,17 +625,6 @@ impl<'a> Cell<'a> {
             Cell::Empty
         } else {
             Cell::Text(s)
-        }
-    }
-
-    fn of_json(v: Option<&'a Value>) -> Cell<'a> {
-        match v {
-            None | Some(Value::Null) => Cell::Empty,
-            Some(Value::String(s)) => Cell::of_text(s),
-            Some(Value::Number(n)) => n.as_f64().map_or(Cell::Other("a number"), Cell::Num),
-            Some(Value::Object(m)) => Cell::Object(m),
-            Some(Value::Bool(_)) => Cell::Other("true or false"),
-            Some(Value::Array(_)) => Cell::Other("a list"),
         }
     }
 }
