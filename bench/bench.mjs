@@ -382,9 +382,9 @@ async function redraw(browser, url, n, warmup) {
 // ------------------------------------------------------------ Measurements
 
 /**
- * Ten thousand measured kernels: the time from pasting them to the preview
- * rendered, to the next frame and to the frame after all are read, the
- * longest frame while they are read, from "Add measurements" to the points
+ * Ten thousand measured kernels: the time from pasting them (as JSON, then
+ * as CSV) to the preview rendered, to the next frame and to the frame after
+ * all are read, the longest frame while they are read, from "Add measurements" to the points
  * chart drawn, and a redraw of that chart after an edit of the HBM
  * bandwidth (the calculator's charts and the points chart). `runs` each.
  */
@@ -419,11 +419,18 @@ async function measurements(browser, url, runs) {
         poll();
       });
       const out = { rendered: [], preview: [], read: [], longest: [], apply: [], redraw: [] };
-      for (let i = 0; i < n; i++) {
+      const json = { rendered: [], preview: [], read: [], longest: [] };
+      // The same kernels as a JSON list of objects.
+      const jsonTable = (run) => JSON.stringify(table(run).split('\n').slice(1).map((line) => {
+        const [name, flops, bytes, t] = line.split(',');
+        return { name, flops: Number(flops), bytes: Number(bytes), time_us: Number(t) };
+      }));
+      // Pastes `text` and times it into `into`.
+      const pasteAndRead = async (text, into) => {
         // The text is on the clipboard before the paste (its making is
         // not timed, nor, as far as frames allow, its garbage).
         const data = new DataTransfer();
-        data.setData('text/plain', table(i));
+        data.setData('text/plain', text);
         // The box in view, where a user pastes.
         input.scrollIntoView({ block: 'center' });
         await frame();
@@ -432,7 +439,7 @@ async function measurements(browser, url, runs) {
         await frame();
         await frame();
         // Pasted as a user pastes: a paste event carrying the text.
-        let t0 = performance.now();
+        const t0 = performance.now();
         input.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
         // The paste comes in a frame's callbacks (the awaits above resume
         // there), so that frame shows the preview: its style, layout and
@@ -449,8 +456,8 @@ async function measurements(browser, url, runs) {
         // are read: the longest gap between two frames is the longest the
         // page waited.
         let last = await frame();
-        out.rendered.push((await rendered) - t0);
-        out.preview.push(last - t0);
+        into.rendered.push((await rendered) - t0);
+        into.preview.push(last - t0);
         let longest = last - t0;
         while (!/\(10000\)/.test(apply.textContent)) {
           if (last - t0 > 10000) throw new Error(`not read within 10 s: ${apply.textContent}`);
@@ -458,8 +465,13 @@ async function measurements(browser, url, runs) {
           longest = Math.max(longest, now - last);
           last = now;
         }
-        out.read.push(last - t0);
-        out.longest.push(longest);
+        into.read.push(last - t0);
+        into.longest.push(longest);
+      };
+      for (let i = 0; i < n; i++) {
+        await pasteAndRead(jsonTable(i), json);
+        await pasteAndRead(table(i), out);
+        let t0;
         await frame();
         t0 = performance.now();
         apply.click();
@@ -472,6 +484,7 @@ async function measurements(browser, url, runs) {
         out.redraw.push((await drawnAfter('points', t0)) - t0);
       }
       out.points = document.querySelector('[data-testid="points-canvas"]')?.getAttribute('data-points');
+      out.json = json;
       return out;
     }, runs);
     if (res.points !== '10000') throw new Error(`the chart holds ${res.points} points, not 10000`);
@@ -482,6 +495,10 @@ async function measurements(browser, url, runs) {
       paste_to_preview_frame: fig(res.preview),
       paste_to_all_read_frame: fig(res.read),
       longest_frame_while_reading: fig(res.longest),
+      json_paste_to_preview_rendered: fig(res.json.rendered),
+      json_paste_to_preview_frame: fig(res.json.preview),
+      json_paste_to_all_read_frame: fig(res.json.read),
+      json_longest_frame_while_reading: fig(res.json.longest),
       apply_to_drawn: fig(res.apply),
       edit_to_points_redrawn: fig(res.redraw),
       problems,
@@ -620,6 +637,10 @@ function printReport(r) {
     rows.push(['10k kernels: paste -> next frame (max)', ms(m.paste_to_preview_frame.median), ms(m.paste_to_preview_frame.max), m.runs]);
     rows.push(['10k kernels: paste -> all read, frame (max)', ms(m.paste_to_all_read_frame.median), ms(m.paste_to_all_read_frame.max), m.runs]);
     rows.push(['10k kernels: longest frame while reading (max)', ms(m.longest_frame_while_reading.median), ms(m.longest_frame_while_reading.max), m.runs]);
+    rows.push(['10k kernels as JSON: paste -> preview rendered (max)', ms(m.json_paste_to_preview_rendered.median), ms(m.json_paste_to_preview_rendered.max), m.runs]);
+    rows.push(['10k kernels as JSON: paste -> next frame (max)', ms(m.json_paste_to_preview_frame.median), ms(m.json_paste_to_preview_frame.max), m.runs]);
+    rows.push(['10k kernels as JSON: paste -> all read, frame (max)', ms(m.json_paste_to_all_read_frame.median), ms(m.json_paste_to_all_read_frame.max), m.runs]);
+    rows.push(['10k kernels as JSON: longest frame while reading (max)', ms(m.json_longest_frame_while_reading.median), ms(m.json_longest_frame_while_reading.max), m.runs]);
     rows.push(['10k kernels: add -> chart drawn (max)', ms(m.apply_to_drawn.median), ms(m.apply_to_drawn.max), m.runs]);
     rows.push(['10k kernels: edit -> points redrawn (max)', ms(m.edit_to_points_redrawn.median), ms(m.edit_to_points_redrawn.max), m.runs]);
   }
@@ -699,6 +720,8 @@ function flatten(r) {
   f['10k kernels: paste to next frame median (ms)'] = r.measurements_ms?.paste_to_preview_frame?.median;
   f['10k kernels: paste to all read median (ms)'] = r.measurements_ms?.paste_to_all_read_frame?.median;
   f['10k kernels: longest frame while reading median (ms)'] = r.measurements_ms?.longest_frame_while_reading?.median;
+  f['10k kernels as JSON: paste to preview rendered median (ms)'] = r.measurements_ms?.json_paste_to_preview_rendered?.median;
+  f['10k kernels as JSON: paste to all read median (ms)'] = r.measurements_ms?.json_paste_to_all_read_frame?.median;
   f['10k kernels: add to chart drawn median (ms)'] = r.measurements_ms?.apply_to_drawn?.median;
   f['10k kernels: edit to points redrawn median (ms)'] = r.measurements_ms?.edit_to_points_redrawn?.median;
   f['redraw median (ms)'] = r.redraw_ms?.median;
