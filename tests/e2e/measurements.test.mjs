@@ -207,6 +207,17 @@ test('the documented example files are read, and a column can be mapped by hand'
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="point-row"]').length === 1);
     const [r] = await rows(page);
     assert.ok(Math.abs(r.fraction - 0.5) < 1e-9, `${r.fraction}`);
+    // The same as JSON, the time's key first in the second item.
+    await paste(page, '[{"kernel": "j1", "work": 1e12, "traffic": 1e10}, {"kernel": "j2", "work": 2e12, "traffic": 2e10, "secs": 0.04878048780487806}]');
+    await page.selectOption('[data-testid="points-map"][data-column="work"]', 'flops');
+    await page.selectOption('[data-testid="points-map"][data-column="traffic"]', 'bytes');
+    await page.selectOption('[data-testid="points-map"][data-column="secs"]', 'time');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="points-errors"] li').length === 1);
+    assert.match(await page.locator(errSel).first().textContent(), /^item 1: needs a time/);
+    await page.click('[data-testid="points-apply"]');
+    await page.waitForFunction(() => [...document.querySelectorAll('[data-testid="point-row"]')].some((r) => r.textContent.includes('j2')));
+    const j2 = (await rows(page)).find((x) => x.name === 'j2');
+    assert.ok(j2 && Math.abs(j2.fraction - 0.5) < 1e-9, JSON.stringify(j2));
     assert.deepEqual(problems, []);
   } finally {
     await context.close();
