@@ -232,12 +232,12 @@ pub fn App(
                 </div>
                 // The start in short tasks: the page's frame (the app's
                 // first task, with the wasm's instantiation); the chip (above); the operation
-                // and the memory levels; the results and the charts' frames;
+                // and the memory levels; the results; the charts' frames;
                 // after a frame, the roofline's draw; the batch chunk; then
                 // what is below the charts.
                 <div class="outputs">
+                    {shown_later(move || view! { <Results results=results stale=stale /> })}
                     {shown_later(move || view! {
-                        <Results results=results stale=stale />
                         <section class="panel charts" aria-label="Charts">
                             <RooflineChartView spec=roofline log=roofline_log />
                             <BatchPanel pairs=pairs log=batch_log input=input results=results />
