@@ -63,6 +63,36 @@ fn error(text: &str) -> (At, String) {
     (r.errors[0].at, r.errors[0].message.clone())
 }
 
+/// `text` reads as serde reads the whole document: where serde finds an
+/// error, the one message is serde's, at its line and column; where serde
+/// reads it, no message says the JSON could not be read.
+#[track_caller]
+fn same_as_serde(text: &str) {
+    let r = rd(text);
+    let short: String = text.chars().take(80).collect();
+    match serde_json::from_str::<serde_json::Value>(text) {
+        Err(e) => {
+            let what = e.to_string();
+            let what = what.split(" at line ").next().unwrap();
+            let want = format!(
+                "The JSON could not be read at line {}, column {}: {what}.",
+                e.line(),
+                e.column()
+            );
+            let got: Vec<String> = r.errors.iter().map(|e| e.message.clone()).collect();
+            assert_eq!(got, [want], "{short:?}");
+            assert!(r.kernels.is_empty(), "{short:?}");
+        }
+        Ok(_) => {
+            let bad = r
+                .errors
+                .iter()
+                .find(|e| e.message.starts_with("The JSON could not be read"));
+            assert!(bad.is_none(), "{short:?}: {bad:?}");
+        }
+    }
+}
+
 fn fields(r: &Reading) -> Vec<Field> {
     r.columns.iter().map(|c| c.field).collect()
 }
@@ -755,7 +785,10 @@ fn json_problems() {
         "{m}"
     );
     // Where serde reading the whole document would say, and what.
-    for text in [
+    let k = r#"{"a": 1}"#;
+    let nest = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
+    let deep = |n: usize| format!("{}1{}", r#"{"b":"#.repeat(n), "}".repeat(n));
+    let mut texts: Vec<String> = [
         "[1, [2]",
         "[1 2]",
         "[1,]",
@@ -765,21 +798,59 @@ fn json_problems() {
         "[{\"a\": 1},\n {\"b\":\n\n tru}]",
         "{\"points\": [{\"a\": 1},\n 1e999]}",
         "[\n",
-    ] {
-        let e = serde_json::from_str::<serde_json::Value>(text).unwrap_err();
-        let (at, m) = error(text);
-        assert_eq!(at, At::Input, "{text}");
-        let what = e.to_string();
-        let what = what.split(" at line ").next().unwrap();
-        assert_eq!(
-            m,
-            format!(
-                "The JSON could not be read at line {}, column {}: {what}.",
-                e.line(),
-                e.column()
-            ),
-            "{text}"
-        );
+        // An error just after a line break: column 0 of the next line.
+        "[{\"a\":1\n",
+        "[{\"a\":1},\n",
+        "[{\"a\": \"x\ny\"}]",
+        // Parts that are only checked, not read: a list item, a list in a
+        // cell, the wrapper's other keys (before and after the list).
+        &format!("[{k},[1e999]]"),
+        &format!("[{k},[\"\\ud800\"]]"),
+        &format!("[{{\"a\": [1, 1e999]}}, {k}]"),
+        "[{\"a\": {\"u\": \"\\udc00\"}}]",
+        &format!("{{\"meta\": 1e999, \"kernels\": [{k}]}}"),
+        &format!("{{\"kernels\": [{k}], \"meta\": [1e999]}}"),
+        &format!("{{\"kernels\": [{k}], \"meta\": [1e999],}}"),
+        &format!("{{\"kernels\": [{k}]\n \"meta\": 1}}"),
+        &format!("{{\"kernels\" [{k}]}}"),
+        &format!("{{\"kernels\": [{k}]"),
+        &format!("{{\"kernels\": [{k}],"),
+        &format!("{{\"kernels\": [{k}]}} x"),
+        &format!("{{\"kernels\": [{k}, 1e999]}}"),
+        "{1: 2}",
+        "{,}",
+        "{\"a\": 1,}",
+        "{\"a\":",
+        "{",
+        // The end of an item: a bad byte, or the text's end after a comma.
+        "[1x]",
+        &format!("[{k},"),
+        &format!("[{k}, \n"),
+        // Read as JSON (a first character that is not space for serde).
+        "\u{a0}[{\"a\": 1}]",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    // The document's depth, counted over the list and the wrapper, on both
+    // sides of serde's limit, in a list item, a list in a cell and an
+    // object in a cell.
+    for n in [124, 125, 126, 127, 200] {
+        texts.push(format!("[{k}, {}]", nest(n)));
+        texts.push(format!("[{{\"a\": {}}}]", nest(n)));
+        texts.push(format!("[{{\"a\": {}}}]", deep(n)));
+        texts.push(format!("{{\"rows\": [{{\"a\":\n {}}}]}}", nest(n)));
+        texts.push(format!("{{\"m\": {}, \"rows\": [{k}]}}", deep(n)));
+    }
+    // Past the limit of rows, items are still checked.
+    let mut many = "[".to_string();
+    for _ in 0..=MAX_ROWS {
+        many.push_str("{\"flops\": 1, \"bytes\": 1, \"time\": 1},\n");
+    }
+    many.push_str("1e999]");
+    texts.push(many);
+    for text in &texts {
+        same_as_serde(text);
     }
     for text in ["{\"chip\": \"H100\"}", "[1, [2]", "{\"kernels\": 3}"] {
         let (at, m) = error(text);
@@ -1152,6 +1223,24 @@ proptest! {
         }
         let whole = read(&text, &[]);
         prop_assert_eq!(in_slices(&text, first, &steps).0, whole);
+    }
+
+    /// Any text made of JSON's pieces, right or wrong, reads as serde reads
+    /// the whole document: the same error at the same place, or none.
+    #[test]
+    fn json_errors_are_serdes(
+        open in prop::sample::select(vec!["[", "{", " [", "\n{", "[\n"]),
+        pieces in prop::collection::vec(
+            prop::sample::select(vec![
+                "[", "]", "{", "}", ",", ":", " ", "\n", "\"a\"", "\"kernels\"", "\"rows\"",
+                "\"flops\"", "1", "-2.5", "1e999", "\"\\ud800\"", "\"x\\ny\"", "null", "tru",
+                "x", "{\"flops\": 1, \"bytes\": 2, \"time\": 3}",
+            ]),
+            0..24,
+        ),
+    ) {
+        let text = format!("{open}{}", pieces.concat());
+        same_as_serde(&text);
     }
 
     /// A JSON list read in slices of any sizes gives exactly the reading of
