@@ -1126,6 +1126,43 @@ fn a_large_table_is_read_a_slice_at_a_time() {
 }
 
 #[test]
+fn a_json_list_reads_its_first_thousand_keys_as_columns() {
+    use roofline_core::points::read::MAX_KEYS;
+    // Each item brings a key of its own; the kernel's columns come first.
+    let mut text = String::from(r#"[{"name": "k", "flops": 1e12, "bytes": 1e9, "time": 2}"#);
+    for i in 0..MAX_KEYS + 500 {
+        text.push_str(&format!(
+            ",\n{{\"extra {i}\": 1, \"flops\": 2e12, \"bytes\": 1e9, \"time\": 2}}"
+        ));
+    }
+    // A field first named past the limit is not a column.
+    text.push_str(r#", {"flop/s": 1e12, "intensity": 3, "name": "late"}]"#);
+    let r = rd(&text);
+    assert_eq!(r.columns.len(), MAX_KEYS);
+    assert_eq!(
+        r.columns[MAX_KEYS - 1].header,
+        format!("extra {}", MAX_KEYS - 5)
+    );
+    assert_eq!(r.kernels.len(), MAX_KEYS + 501);
+    assert_eq!(r.errors.len(), 1, "{:?}", r.errors);
+    assert_eq!(
+        r.errors[0].text(),
+        format!(
+            "item {}: needs a time (or FLOP/s) to place it; it also needs FLOPs with bytes, an intensity, or an operation with sizes",
+            MAX_KEYS + 502
+        )
+    );
+    assert!(
+        r.notes.iter().any(|n| n
+            == "Only the first 1,000 keys of the items were read as columns; the others were left out."),
+        "{:?}",
+        r.notes
+    );
+    // In slices, the same.
+    assert_eq!(in_slices(&text, 7, &[300, 1]).0, r);
+}
+
+#[test]
 fn a_large_json_list_is_read_a_slice_at_a_time() {
     // 5,000 objects, then a number, a bad cell and an object whose keys
     // `flop/s` and `intensity` first appear at the end.

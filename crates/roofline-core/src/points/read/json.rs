@@ -27,8 +27,8 @@ use serde::Deserialize;
 use serde_json::{Map, Number, Value};
 
 use super::{
-    finish, input_error, left_out, map_columns, unsafe_text, Cell, Choice, Format, Plan, Reader,
-    Reading, MAX_ROWS,
+    finish, guess, input_error, left_out, map_guessed, resolve, unsafe_text, Cell, Choice, Format,
+    Guess, Plan, Reader, Reading, MAX_KEYS, MAX_ROWS,
 };
 use crate::points::{At, Field, RowError};
 
@@ -63,6 +63,16 @@ pub(super) struct Rest {
     headers: Vec<String>,
     /// Each key's place in `headers`.
     seen: HashMap<String, usize>,
+    /// Each header's guessed field and unit, made once.
+    guesses: Vec<Guess>,
+    /// The guesses made final (`resolve`): the field and unit each column
+    /// is read as.
+    resolved: Vec<Guess>,
+    /// Whether the reading's columns and notes are behind the keys (they
+    /// are made when a slice ends).
+    stale: bool,
+    /// Whether keys past [`MAX_KEYS`] were left out.
+    too_many_keys: bool,
     /// The user's choices.
     mapping: Vec<Choice>,
     /// The columns' reader; `None` while the columns cannot place a row.
@@ -111,6 +121,10 @@ pub(super) fn start(text: &str, mapping: &[Choice], rows: usize) -> (Reading, Op
         n: 0,
         headers: Vec::new(),
         seen: HashMap::new(),
+        guesses: Vec::new(),
+        resolved: Vec::new(),
+        stale: false,
+        too_many_keys: false,
         mapping: mapping.to_vec(),
         reader: None,
         slots: Vec::new(),
@@ -174,6 +188,9 @@ pub(super) fn more(text: &str, reading: &mut Reading, mut rest: Rest, rows: usiz
         rest.at = next;
         rest.read(item, i, reading);
     }
+    if rest.stale {
+        rest.columns(reading);
+    }
     Some(rest)
 }
 
@@ -201,34 +218,42 @@ impl Rest {
                 next += 1;
             } else if let Some(&i) = self.seen.get(k.as_ref()) {
                 next = i + 1;
-            } else {
+            } else if self.headers.len() < MAX_KEYS {
                 self.seen.insert(k.to_string(), self.headers.len());
                 self.headers.push(k.to_string());
+                self.guesses.push(guess(k));
                 next = self.headers.len();
+            } else {
+                // Left out: its cells are read as no column's.
+                self.too_many_keys = true;
             }
         }
         if self.headers.len() == known {
             return false;
         }
-        let mut notes = Vec::new();
-        let (columns, header_units) = map_columns(&self.headers, &self.mapping, &mut notes);
-        let plan = Plan::new(&columns, &header_units);
-        let usable = plan.missing().is_none();
-        // Rows were read with other columns: a column read as another field
-        // (or in another unit), or a new column used.
-        let moved = reading
-            .columns
+        // Rows were read with other columns when a column is now read as
+        // another field (or in another unit), or a new column is used.
+        let resolved = resolve(&self.headers, self.guesses.clone(), &self.mapping, None);
+        let moved = self
+            .resolved
             .iter()
-            .zip(&columns)
+            .zip(&resolved)
             .any(|(a, b)| a.field != b.field || a.unit != b.unit)
-            || columns
+            || resolved
                 .get(known..)
                 .unwrap_or(&[])
                 .iter()
-                .any(|c| c.field != Field::Ignore);
-        let again = self.n > 0 && if self.reader.is_some() { moved } else { usable };
-        reading.columns = columns;
-        reading.notes = notes;
+                .any(|g| g.field != Field::Ignore);
+        self.resolved = resolved;
+        if self.n > 0 && !moved {
+            // Only columns left out: the reader stands, and the reading's
+            // columns and notes are made when the slice ends.
+            self.stale = true;
+            return false;
+        }
+        let plan = self.columns(reading);
+        let usable = plan.missing().is_none();
+        let again = self.n > 0 && (self.reader.is_some() || usable);
         if self.n == 0 || again {
             reading.kernels.clear();
             reading.errors.clear();
@@ -238,6 +263,23 @@ impl Rest {
             });
         }
         again
+    }
+
+    /// Sets the reading's columns and notes from the keys seen: the plan
+    /// they give.
+    fn columns(&mut self, reading: &mut Reading) -> Plan {
+        let mut notes = Vec::new();
+        let (columns, header_units) = map_guessed(
+            &self.headers,
+            self.guesses.clone(),
+            &self.mapping,
+            &mut notes,
+        );
+        let plan = Plan::new(&columns, &header_units);
+        reading.columns = columns;
+        reading.notes = notes;
+        self.stale = false;
+        plan
     }
 
     /// Reads item `i` (0-based) into the reading, when a row can be placed.
@@ -290,7 +332,10 @@ impl Rest {
 
 /// The list's end, at `after` (just past its `]`): the rest of the
 /// document checked, then the closing messages.
-fn end(text: &str, reading: &mut Reading, rest: Rest, after: usize) -> Option<Rest> {
+fn end(text: &str, reading: &mut Reading, mut rest: Rest, after: usize) -> Option<Rest> {
+    if rest.stale {
+        rest.columns(reading);
+    }
     if rest.wrapped {
         let mut w = Wrapper {
             found: true,
@@ -311,9 +356,16 @@ fn end(text: &str, reading: &mut Reading, rest: Rest, after: usize) -> Option<Re
         // An empty list: nothing to place, and nothing wrong.
         return None;
     }
+    if rest.too_many_keys {
+        reading.notes.push(format!(
+            "Only the first {} keys of the items were read as columns; the others were left out.",
+            super::count(MAX_KEYS)
+        ));
+    }
     let Some(reader) = rest.reader else {
         let mut unused = Vec::new();
-        let (columns, header_units) = map_columns(&rest.headers, &rest.mapping, &mut unused);
+        let (columns, header_units) =
+            map_guessed(&rest.headers, rest.guesses, &rest.mapping, &mut unused);
         finish(reading, Plan::new(&columns, &header_units));
         return None;
     };

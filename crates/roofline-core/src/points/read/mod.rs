@@ -72,6 +72,9 @@ pub struct Reading {
 pub const MAX_BYTES: usize = 2_000_000;
 /// The most rows read.
 pub const MAX_ROWS: usize = 20_000;
+/// The most keys of a JSON list read as columns (a CSV or TSV header is
+/// read whole).
+pub const MAX_KEYS: usize = 1_000;
 
 /// The shortest time read, in seconds (1 ps): below it a row is refused.
 pub const MIN_TIME: f64 = 1e-12;
@@ -428,12 +431,52 @@ fn map_columns(
     mapping: &[Choice],
     notes: &mut Vec<String>,
 ) -> (Vec<Column>, Vec<Option<Unit>>) {
-    let mut guesses: Vec<Guess> = headers.iter().map(|h| guess(h)).collect();
-    for (h, g) in headers.iter().zip(guesses.iter_mut()) {
-        if let Some(&(_, field)) = mapping.iter().find(|(m, _)| m == h) {
-            g.field = field;
-            g.strength = u8::MAX;
-            g.unit = g.unit.and_then(|u| u.read_as(field));
+    map_guessed(
+        headers,
+        headers.iter().map(|h| guess(h)).collect(),
+        mapping,
+        notes,
+    )
+}
+
+/// [`map_columns`] with the headers' `guesses` already made (a JSON list's
+/// columns are mapped again as keys appear; each key is guessed once).
+fn map_guessed(
+    headers: &[String],
+    guesses: Vec<Guess>,
+    mapping: &[Choice],
+    notes: &mut Vec<String>,
+) -> (Vec<Column>, Vec<Option<Unit>>) {
+    let guesses = resolve(headers, guesses, mapping, Some(notes));
+    let columns = headers
+        .iter()
+        .zip(&guesses)
+        .map(|(h, g)| Column {
+            header: h.clone(),
+            field: g.field,
+            unit: g.unit.map_or(String::new(), |u| u.symbol.to_string()),
+        })
+        .collect();
+    (columns, guesses.iter().map(|g| g.unit).collect())
+}
+
+/// The headers' `guesses` made final: the user's `mapping` applied, then
+/// one column per field (the strongest guess, or the first; the user's
+/// choice beats a guess), the others ignored, each with a note when `notes`
+/// is given.
+fn resolve(
+    headers: &[String],
+    mut guesses: Vec<Guess>,
+    mapping: &[Choice],
+    mut notes: Option<&mut Vec<String>>,
+) -> Vec<Guess> {
+    if !mapping.is_empty() {
+        for (h, g) in headers.iter().zip(guesses.iter_mut()) {
+            if let Some(&(_, field)) = mapping.iter().find(|(m, _)| m == h) {
+                g.field = field;
+                g.strength = u8::MAX;
+                g.unit = g.unit.and_then(|u| u.read_as(field));
+            }
         }
     }
     // One column per field.
@@ -461,6 +504,9 @@ fn map_columns(
             if let Some(g) = guesses.get_mut(i) {
                 *g = IGNORE;
             }
+            let Some(notes) = notes.as_deref_mut() else {
+                continue;
+            };
             let name = |k: usize| {
                 headers
                     .get(k)
@@ -475,16 +521,7 @@ fn map_columns(
             ));
         }
     }
-    let columns = headers
-        .iter()
-        .zip(&guesses)
-        .map(|(h, g)| Column {
-            header: h.clone(),
-            field: g.field,
-            unit: g.unit.map_or(String::new(), |u| u.symbol.to_string()),
-        })
-        .collect();
-    (columns, guesses.iter().map(|g| g.unit).collect())
+    guesses
 }
 
 // ---------------------------------------------------------------------------
