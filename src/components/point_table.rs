@@ -34,7 +34,25 @@ pub fn PointTable(
             })
         })
     });
-    let shown = Memo::new(move |_| rows.with(Vec::len));
+    // The table's first rows are built in a task after the chart's first
+    // draw (which waits for a frame, then a task): a frame, then a task.
+    // The first build of two hundred rows is long, and the draw read the
+    // layout after it. From then on, rows follow the kernels at once.
+    let built = RwSignal::new(false);
+    let asked = StoredValue::new(false);
+    let shown = Memo::new(move |_| {
+        let n = rows.with(Vec::len);
+        if built.get() {
+            return n;
+        }
+        if n > 0 && !asked.get_value() {
+            asked.set_value(true);
+            request_animation_frame(move || {
+                set_timeout(move || _ = built.try_set(true), std::time::Duration::ZERO);
+            });
+        }
+        0
+    });
     // A row per slot, kept across edits: an edit changes the cells' text
     // and attributes, not the elements (re-creating two hundred rows on
     // each edit cost more than the frame has).
