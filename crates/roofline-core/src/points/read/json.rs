@@ -333,9 +333,9 @@ impl Rest {
 /// The list's end, at `after` (just past its `]`): the rest of the
 /// document checked, then the closing messages.
 fn end(text: &str, reading: &mut Reading, mut rest: Rest, after: usize) -> Option<Rest> {
-    if rest.stale {
-        rest.columns(reading);
-    }
+    // The reading's columns and notes, made from every key (the plan is
+    // what the closing message uses when no row could be placed).
+    let plan = rest.columns(reading);
     if rest.wrapped {
         let mut w = Wrapper {
             found: true,
@@ -363,10 +363,7 @@ fn end(text: &str, reading: &mut Reading, mut rest: Rest, after: usize) -> Optio
         ));
     }
     let Some(reader) = rest.reader else {
-        let mut unused = Vec::new();
-        let (columns, header_units) =
-            map_guessed(&rest.headers, rest.guesses, &rest.mapping, &mut unused);
-        finish(reading, Plan::new(&columns, &header_units));
+        finish(reading, plan);
         return None;
     };
     if rest.n > MAX_ROWS {
