@@ -28,8 +28,8 @@
 //     learner on a phone waits for, measured in a real browser rather than
 //     simulated;
 //   - cold start: a new browser process with a fresh profile for each of
-//     BENCH_COLD_LOADS loads (default 7): navigation -> first chart drawn,
-//     and the longest main-thread task until a second after it (a
+//     BENCH_COLD_LOADS loads (default 7): navigation -> first paint, ->
+//     the wasm downloaded and -> first chart drawn, and the longest main-thread task until a second after it (a
 //     `longtask` PerformanceObserver installed before the page's scripts),
 //     median and range. What a learner opening a shared link in a new tab
 //     waits for; the warm figure above reuses one browser. The loads
@@ -151,13 +151,14 @@ async function firstChart(browser, url, loads) {
 
 /**
  * Cold start: each load in a new browser process with a fresh profile (so
- * nothing is compiled, cached or warm). Navigation -> first `roofline:drawn`
- * mark, and every long task (over 50 ms) from the start until a second
- * after the chart, read by an observer installed before any page script.
+ * nothing is compiled, cached or warm). Navigation -> first contentful
+ * paint, -> the app's wasm downloaded, -> first `roofline:drawn` mark, and
+ * every long task (over 50 ms) from the start until a second after the
+ * chart, read by an observer installed before any page script.
  */
 async function coldStart(url, loads, peerUrl = null) {
-  const app = { first: [], longest: [], counts: [] };
-  const peer = { first: [], longest: [], counts: [] };
+  const app = { first: [], longest: [], counts: [], paint: [], wasm: [] };
+  const peer = { first: [], longest: [], counts: [], paint: [], wasm: [] };
   // With a peer page, the loads alternate (app, peer, app, ...), so both
   // see the same machine at the same moment.
   for (let i = 0; i < loads; i++) {
@@ -168,17 +169,28 @@ async function coldStart(url, loads, peerUrl = null) {
   if (peerUrl) {
     out.peer = coldFigures(peer);
     out.ratio_to_peer = round(out.first_chart_median / out.peer.first_chart_median, 3);
+    // What the goal would leave even to a chart on the first paint: the
+    // app's first paint (its static header, before any script has run)
+    // over the peer's first chart.
+    out.first_paint_to_peer_chart = out.first_paint_median == null
+      ? null : round(out.first_paint_median / out.peer.first_chart_median, 3);
   }
   return out;
 }
 
 /** The median and range of one page's cold loads. */
-function coldFigures({ first, longest, counts }) {
+function coldFigures({ first, longest, counts, paint, wasm }) {
   const range = (xs) => [Math.min(...xs), Math.max(...xs)];
+  const known = wasm.filter((x) => x != null);
+  const painted = paint.filter((x) => x != null);
   return {
     first_chart_median: round(median(first)),
     first_chart_range: range(first),
     first_chart_runs: first,
+    first_paint_median: painted.length ? round(median(painted)) : null,
+    first_paint_runs: paint,
+    wasm_downloaded_median: known.length ? round(median(known)) : null,
+    wasm_downloaded_runs: wasm,
     longest_task_median: round(median(longest)),
     longest_task_range: range(longest),
     longest_task_runs: longest,
@@ -186,7 +198,13 @@ function coldFigures({ first, longest, counts }) {
   };
 }
 
-/** One cold load of `url`, its figures pushed to `into`. */
+/**
+ * One cold load of `url`, its figures pushed to `into`. The page is waited
+ * on through the DevTools protocol alone: Playwright's own waits evaluate
+ * its helper script in the page, a task of about 10 ms that would land in
+ * the middle of the app's start (after the peer's chart, which is drawn by
+ * the load event).
+ */
 async function coldLoad(url, into) {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'roofline-cold-'));
   const context = await chromium.launchPersistentContext(profile, {
@@ -206,16 +224,33 @@ async function coldLoad(url, into) {
           for (const e of list.getEntries()) window.__longTasks.push([e.startTime, e.duration]);
         }).observe({ type: 'longtask', buffered: true });
       } catch { /* no longtask support: none recorded */ }
+      window.__drawn = new Promise((drawn) => new PerformanceObserver((list, seen) => {
+        if (!list.getEntriesByName('roofline:drawn').length) return;
+        seen.disconnect();
+        drawn();
+      }).observe({ type: 'mark', buffered: true }));
     });
     const page = context.pages()[0] ?? await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    const run = async (expression) => {
+      const { result, exceptionDetails } = await cdp.send('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true });
+      if (exceptionDetails) throw new Error(`cold load: ${exceptionDetails.text}`);
+      return result.value;
+    };
     await page.goto(url, { waitUntil: 'load' });
-    await page.waitForFunction(() => performance.getEntriesByName('roofline:drawn').length > 0, null, { timeout: 30000 });
-    await page.waitForTimeout(1000);
-    const t = await page.evaluate(() => ({
+    await Promise.race([
+      run('window.__drawn.then(() => new Promise((go) => setTimeout(go, 1000)))'),
+      new Promise((_, fail) => setTimeout(() => fail(new Error(`cold load: no chart drawn in 30 s (${url})`)), 30000)),
+    ]);
+    const t = await run(`({
       chart: performance.getEntriesByName('roofline:drawn')[0].startTime,
+      paint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null,
+      wasm: performance.getEntriesByType('resource').find((e) => e.name.endsWith('_bg.wasm'))?.responseEnd ?? null,
       tasks: window.__longTasks,
-    }));
+    })`);
     into.first.push(round(t.chart));
+    into.paint.push(t.paint == null ? null : round(t.paint));
+    into.wasm.push(t.wasm == null ? null : round(t.wasm));
     into.longest.push(round(Math.max(0, ...t.tasks.map((x) => x[1]))));
     into.counts.push(t.tasks.length);
   } finally {
@@ -658,11 +693,15 @@ function printReport(r) {
     const c = r.cold_start_ms;
     const span = (x) => `${x[0].toFixed(0)}-${x[1].toFixed(0)} ms`;
     rows.push(['cold start (new browser, fresh profile): navigation -> first chart', `${ms(c.first_chart_median)} (${span(c.first_chart_range)})`, '-', c.first_chart_runs.length]);
+    rows.push(['cold start: navigation -> first paint (the static header)', ms(c.first_paint_median), '-', c.first_paint_runs.length]);
+    if (c.wasm_downloaded_median != null) rows.push(['cold start: navigation -> wasm downloaded', ms(c.wasm_downloaded_median), '-', c.wasm_downloaded_runs.length]);
     rows.push(['cold start: longest main-thread task', `${ms(c.longest_task_median)} (${span(c.longest_task_range)})`, '-', c.longest_task_runs.length]);
     if (c.peer) {
       rows.push(['cold start, React + D3 peer page: first chart', `${ms(c.peer.first_chart_median)} (${span(c.peer.first_chart_range)})`, '-', c.peer.first_chart_runs.length]);
+      rows.push(['cold start, React + D3 peer page: first paint', ms(c.peer.first_paint_median), '-', c.peer.first_paint_runs.length]);
       rows.push(['cold start, React + D3 peer page: longest task', `${ms(c.peer.longest_task_median)} (${span(c.peer.longest_task_range)})`, '-', c.peer.longest_task_runs.length]);
       rows.push(['cold start: first chart, app / peer (goal: at most 0.5)', c.ratio_to_peer.toFixed(2), '-', c.first_chart_runs.length]);
+      if (c.first_paint_to_peer_chart != null) rows.push(['cold start: app first paint / peer first chart', c.first_paint_to_peer_chart.toFixed(2), '-', c.first_chart_runs.length]);
     }
   }
   console.log(table(rows));
@@ -712,6 +751,9 @@ function flatten(r) {
   f['cold start longest task median (ms)'] = r.cold_start_ms?.longest_task_median;
   f['cold start peer first chart median (ms)'] = r.cold_start_ms?.peer?.first_chart_median;
   f['cold start app / peer first chart'] = r.cold_start_ms?.ratio_to_peer;
+  f['cold start first paint median (ms)'] = r.cold_start_ms?.first_paint_median;
+  f['cold start wasm downloaded median (ms)'] = r.cold_start_ms?.wasm_downloaded_median;
+  f['cold start app first paint / peer first chart'] = r.cold_start_ms?.first_paint_to_peer_chart;
   f['slow link first paint (ms)'] = r.slow_network_ms?.first_paint_median;
   f['slow link first chart (ms)'] = r.slow_network_ms?.first_chart_median;
   f['slow link quiz open (ms)'] = r.slow_network_ms?.quiz_open_median;
