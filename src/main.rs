@@ -46,6 +46,11 @@ fn start() {
     let query = link::current_query();
     wasm_bindgen_futures::spawn_local(async move {
         let start = link::read(query).await;
+        // The page's "Loading…" line (index.html) goes as the page comes, in
+        // the same task, so no frame shows both or neither.
+        if let Some(boot) = leptos::prelude::document().get_element_by_id("boot") {
+            boot.remove();
+        }
         leptos::mount::mount_to_body(move || app::App(app::AppProps { start }));
     });
 }

@@ -2,7 +2,7 @@
 // draws its roofline, and redraws when the chip changes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveAndLaunch, openPage, waitForDraw, canvasStats, screenshot } from './harness.mjs';
+import { serveAndLaunch, openPage, watchPage, waitForDraw, canvasStats, screenshot } from './harness.mjs';
 
 let server;
 let browser;
@@ -53,6 +53,54 @@ test('the wasm download starts after the first contentful paint', async () => {
     await context.close();
   }
 });
+
+// Until the app mounts, the page says it is loading (on a slow link that
+// is a second or more); once it mounts the line is gone; and if the app
+// cannot start, the line says so instead of leaving a bare header.
+test('the page says it is loading until the app is there', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const problems = watchPage(page);
+  let release;
+  const held = new Promise((go) => { release = go; });
+  // The wasm is held back until the line has been read.
+  await page.route('**/*_bg.wasm', async (route) => { await held; await route.continue(); });
+  try {
+    await page.goto(server.url, { waitUntil: 'load' });
+    const boot = page.locator('#boot');
+    await boot.waitFor({ state: 'visible' });
+    assert.equal(await boot.textContent(), 'Loading…');
+    assert.equal(await boot.getAttribute('role'), 'status');
+    release();
+    await waitForDraw(page, 'roofline-canvas');
+    assert.equal(await page.locator('#boot').count(), 0, 'the line is gone once the app is there');
+    assert.deepEqual(problems, []);
+  } finally {
+    release();
+    await context.close();
+  }
+});
+
+for (const [what, answer] of [
+  ['did not download', (route) => route.abort('failed')],
+  ['is not WebAssembly', (route) => route.fulfill({ status: 200, contentType: 'application/wasm', body: 'not wasm' })],
+]) {
+  test(`the page says the app could not start when its wasm ${what}`, async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await page.route('**/*_bg.wasm', answer);
+    try {
+      await page.goto(server.url, { waitUntil: 'load' });
+      const boot = page.locator('#boot');
+      await page.waitForFunction(() => /could not start/.test(document.getElementById('boot')?.textContent ?? ''));
+      assert.match(await boot.textContent(), /Check the connection and reload the page/);
+      assert.ok(await boot.isVisible());
+      assert.equal(await page.locator('main').count(), 0);
+    } finally {
+      await context.close();
+    }
+  });
+}
 
 test('dark scheme and phone width render without error', async () => {
   const { page, context, problems } = await openPage(browser, server.url, {
