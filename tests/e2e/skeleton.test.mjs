@@ -81,14 +81,24 @@ test('the page says it is loading until the app is there', async () => {
   }
 });
 
-for (const [what, answer] of [
+for (const [what, answer, files = '**/*_bg.wasm'] of [
   ['did not download', (route) => route.abort('failed')],
   ['is not WebAssembly', (route) => route.fulfill({ status: 200, contentType: 'application/wasm', body: 'not wasm' })],
+  // The app's start fails after the wasm has run: every timer of the app's
+  // script throws, so the task that mounts the page never runs.
+  ['runs but its start fails', async (route) => {
+    const glue = await (await route.fetch()).text();
+    await route.fulfill({
+      status: 200,
+      contentType: 'text/javascript',
+      body: `${glue}\nconst later = setTimeout;\nglobalThis.setTimeout = (f, t) => later(() => { throw new Error('the start failed (test)'); }, t);\n`,
+    });
+  }, '**/roofline-lab.js'],
 ]) {
   test(`the page says the app could not start when its wasm ${what}`, async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
-    await page.route('**/*_bg.wasm', answer);
+    await page.route(files, answer);
     try {
       await page.goto(server.url, { waitUntil: 'load' });
       const boot = page.locator('#boot');
