@@ -112,6 +112,19 @@ for (const [what, answer, files = '**/*_bg.wasm'] of [
   });
 }
 
+test('with JavaScript off, the page asks for it and does not say it is loading', async () => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  try {
+    await page.goto(server.url, { waitUntil: 'load' });
+    assert.ok(await page.locator('.noscript').isVisible());
+    assert.match(await page.locator('.noscript').textContent(), /please enable JavaScript/);
+    assert.equal(await page.locator('#boot').isVisible(), false);
+  } finally {
+    await context.close();
+  }
+});
+
 test('dark scheme and phone width render without error', async () => {
   const { page, context, problems } = await openPage(browser, server.url, {
     colorScheme: 'dark',
