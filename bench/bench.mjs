@@ -29,7 +29,8 @@
 //     simulated;
 //   - cold start: a new browser process with a fresh profile for each of
 //     BENCH_COLD_LOADS loads (default 7): navigation -> first paint, ->
-//     the wasm downloaded and -> first chart drawn, and the longest main-thread task until a second after it (a
+//     the wasm downloaded and -> first chart drawn, and the longest
+//     main-thread task until a second after it (a
 //     `longtask` PerformanceObserver installed before the page's scripts),
 //     median and range. What a learner opening a shared link in a new tab
 //     waits for; the warm figure above reuses one browser. The loads
@@ -181,15 +182,18 @@ async function coldStart(url, loads, peerUrl = null) {
 /** The median and range of one page's cold loads. */
 function coldFigures({ first, longest, counts, paint, wasm }) {
   const range = (xs) => [Math.min(...xs), Math.max(...xs)];
-  const known = wasm.filter((x) => x != null);
-  const painted = paint.filter((x) => x != null);
+  // The median of the loads that recorded the figure (null: none did).
+  const medianKnown = (xs) => {
+    const known = xs.filter((x) => x != null);
+    return known.length ? round(median(known)) : null;
+  };
   return {
     first_chart_median: round(median(first)),
     first_chart_range: range(first),
     first_chart_runs: first,
-    first_paint_median: painted.length ? round(median(painted)) : null,
+    first_paint_median: medianKnown(paint),
     first_paint_runs: paint,
-    wasm_downloaded_median: known.length ? round(median(known)) : null,
+    wasm_downloaded_median: medianKnown(wasm),
     wasm_downloaded_runs: wasm,
     longest_task_median: round(median(longest)),
     longest_task_range: range(longest),
@@ -238,10 +242,17 @@ async function coldLoad(url, into) {
       return result.value;
     };
     await page.goto(url, { waitUntil: 'load' });
-    await Promise.race([
-      run('window.__drawn.then(() => new Promise((go) => setTimeout(go, 1000)))'),
-      new Promise((_, fail) => setTimeout(() => fail(new Error(`cold load: no chart drawn in 30 s (${url})`)), 30000)),
-    ]);
+    let timer;
+    try {
+      await Promise.race([
+        run('window.__drawn.then(() => new Promise((go) => setTimeout(go, 1000)))'),
+        new Promise((_, fail) => {
+          timer = setTimeout(() => fail(new Error(`cold load: no chart drawn in 30 s (${url})`)), 30000);
+        }),
+      ]);
+    } finally {
+      clearTimeout(timer);
+    }
     const t = await run(`({
       chart: performance.getEntriesByName('roofline:drawn')[0].startTime,
       paint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null,
