@@ -1,14 +1,9 @@
-//! Roofline Lab: mounts the app. Everything else lives in [`app`] and the
-//! components; every number comes from `roofline-core`.
+//! Roofline Lab: mounts the app. What the first load holds is in [`page`];
+//! each wasm chunk, fetched when first needed, is a folder of [`chunks`].
+//! Every number comes from `roofline-core`.
 
-mod app;
-mod backend;
-mod canvas;
-mod components;
-mod download;
-mod link;
-mod storage;
-mod svg_export;
+mod chunks;
+mod page;
 
 /// The heap: a TLSF allocator (rlsf), with constant-time allocation and
 /// freeing, whose code is about 1.5 KB gzip smaller than std's dlmalloc.
@@ -43,14 +38,14 @@ fn main() {
 fn start() {
     // The address is the state. Reading a link takes the link chunk (see
     // link.rs); the page mounts once it is read.
-    let query = link::current_query();
+    let query = page::address::current_query();
     wasm_bindgen_futures::spawn_local(async move {
-        let start = link::read(query).await;
+        let start = chunks::link::read(query).await;
         // The page's "Loading…" line (index.html) goes as the page comes, in
         // the same task, so no frame shows both or neither.
         if let Some(boot) = leptos::prelude::document().get_element_by_id("boot") {
             boot.remove();
         }
-        leptos::mount::mount_to_body(move || app::App(app::AppProps { start }));
+        leptos::mount::mount_to_body(move || page::app::App(page::app::AppProps { start }));
     });
 }

@@ -1,0 +1,19 @@
+//! The wasm chunks: a folder per chunk, each fetched only when first
+//! needed. A folder's `mod.rs` is the chunk's loader, in the first load:
+//! the `#[wasm_split(NAME)]` functions, a prefetch and the component that
+//! shows "Loading…" until the chunk is in. Every other file of the folder
+//! is the chunk's own code, reached only through those functions; the
+//! build (`scripts/build/build-wasm.sh`) moves it into `split_NAME.wasm`.
+//! `chunks.json` is the table of chunks (name, when it is fetched, its
+//! size limit) that the build, the size budget and the tests read.
+//! `storage.rs` is code two chunks share (the quiz's and the Learn page's
+//! progress), which the build puts in a shared `chunk_<n>.wasm`.
+
+pub mod batch;
+pub mod compare;
+pub mod learn;
+pub mod link;
+pub mod measure;
+pub mod quiz;
+pub mod storage;
+pub mod svg;

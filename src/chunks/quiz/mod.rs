@@ -1,0 +1,39 @@
+//! The quiz's code lives in its own wasm chunk (see ARCHITECTURE.md,
+//! "Chunks"): this component downloads it the first time the quiz is shown,
+//! and says so if the download fails.
+
+pub mod chart;
+pub mod page;
+pub mod part;
+
+use leptos::prelude::*;
+use leptos::wasm_split::wasm_split;
+use roofline_core::state::QuizState;
+
+use crate::chunks::quiz::page::QuizPage;
+use crate::page::chunk_view::{prefetch, ChunkMissing, ChunkView};
+
+/// The quiz page. The build (scripts/build/build-wasm.sh) moves this function and
+/// everything only it reaches (the question bank, answer checking, the quiz
+/// components) into the chunk; calling it downloads the chunk first.
+#[wasm_split(quiz, wasm_split_path = ::leptos::wasm_split, fallible, preload(fetch_quiz))]
+fn quiz_view(quiz: RwSignal<QuizState>) -> Result<AnyView, ChunkMissing> {
+    Ok(view! { <QuizPage quiz=quiz /> }.into_any())
+}
+
+/// Starts downloading the quiz chunk without showing it (when a pointer or
+/// the keyboard reaches the Quiz tab, or a finger touches it), so that the
+/// quiz opens with less of a wait.
+pub fn prefetch_quiz() {
+    prefetch(fetch_quiz());
+}
+
+/// The quiz, once its chunk is in: "Loading the quiz…" until then, and a
+/// message with "Try again" if the download fails.
+#[component]
+pub fn QuizLoader(
+    /// Which question, part and seed (kept in the link).
+    quiz: RwSignal<QuizState>,
+) -> impl IntoView {
+    view! { <ChunkView fetch=fetch_quiz load=move || quiz_view(quiz) what="the quiz" testid="quiz" class="panel" /> }
+}

@@ -1,0 +1,200 @@
+//! The quiz: the chapter's practice questions and more, checked part by part.
+
+use std::sync::Arc;
+
+use crate::page::shown::shown;
+use leptos::prelude::*;
+use roofline_core::quiz::{contents, next_seed, progress::Progress, question};
+use roofline_core::state::{AppState, CalcState, QuizState, View};
+use roofline_core::url::encode;
+
+use crate::chunks::quiz::chart::QuizChart;
+use crate::chunks::quiz::part::QuizPart;
+use crate::chunks::storage;
+
+/// The question list with progress, and the current question's parts.
+#[component]
+pub fn QuizPage(
+    /// Which question, part and seed (kept in the link).
+    quiz: RwSignal<QuizState>,
+) -> impl IntoView {
+    let (loaded, note) = storage::load();
+    let progress = RwSignal::new(loaded);
+    let storage_note = RwSignal::new(note);
+    let save = move |p: &Progress| {
+        if let Err(e) = storage::save(p) {
+            storage_note.set(Some(e));
+        }
+    };
+    // Only a new question or seed re-creates the parts (not the focused part).
+    let key = Memo::new(move |_| quiz.with(|q| (q.question.clone(), q.seed)));
+    let generation = RwSignal::new(0u32);
+    // Behind an `Arc`: the parts read the question without copying it.
+    let current = Memo::new(move |_| {
+        let (id, seed) = key.get();
+        question(&id, seed)
+            .or_else(|| question("q1", 0))
+            .map(Arc::new)
+    });
+    let list = move || {
+        let selected = quiz.with(|q| q.question.clone());
+        // Titles and part counts without building the questions.
+        contents()
+            .into_iter()
+            .map(|(id, title, n)| {
+                let done = move || progress.with(|p| p.solved_count(id));
+                let id2 = id.to_string();
+                view! {
+                    <li>
+                        <button
+                            type="button"
+                            class="q-button"
+                            aria-current=if selected == id { "true" } else { "false" }
+                            data-testid=format!("question-{id}")
+                            on:click=move |_| {
+                                quiz.set(QuizState { question: id2.clone(), part: 1, seed: 0 })
+                            }
+                        >
+                            <span class="q-title">{title}</span>
+                            <span class="q-progress">{move || format!("{}/{n}", done())}</span>
+                        </button>
+                    </li>
+                }
+            })
+            .collect_view()
+    };
+    let body = move || {
+        let _ = generation.get();
+        let Some(q) = current.get() else {
+            return view! { <p>"No such question."</p> }.into_any();
+        };
+        let qid = q.id.clone();
+        let seed = q.seed;
+        // A question with a chart shows it once a part has been answered
+        // (or its answer shown), or was solved before.
+        let answered = RwSignal::new(
+            seed == 0
+                && q.parts
+                    .iter()
+                    .any(|p| progress.with_untracked(|pr| pr.is_solved(&qid, &p.id))),
+        );
+        let on_answered = Callback::new(move |_| answered.set(true));
+        let parts = q
+            .parts
+            .iter()
+            .enumerate()
+            .map(|(i, part)| {
+                let calc = CalcState::from_setup(q.calc_for(&part.id));
+                let href = format!(
+                    "?{}",
+                    encode(&AppState {
+                        view: View::Calculator,
+                        calc,
+                        quiz: QuizState {
+                            question: qid.clone(),
+                            part: i as u32 + 1,
+                            seed
+                        },
+                        step: 1,
+                        points: String::new(),
+                    })
+                );
+                let (qid_s, pid) = (qid.clone(), part.id.clone());
+                let solved_before =
+                    seed == 0 && progress.with_untracked(|p| p.is_solved(&qid, &part.id));
+                let on_solved = Callback::new(move |_| {
+                    if seed == 0 {
+                        progress.update(|p| p.mark(&qid_s, &pid));
+                        progress.with_untracked(save);
+                    }
+                });
+                let on_focus = Callback::new(move |_| {
+                    quiz.update(|s| s.part = i as u32 + 1);
+                });
+                view! {
+                    <QuizPart
+                        part=part.clone()
+                        number=i + 1
+                        solved_before=solved_before
+                        calc_href=href
+                        on_solved=on_solved
+                        on_focus=on_focus
+                        on_answered=on_answered
+                    />
+                }
+            })
+            .collect_view();
+        view! {
+            <article class="question" data-testid="question" data-question=q.id.clone() data-seed=q.seed.to_string()>
+                <header>
+                    <p class="q-source">{q.source.clone()}{if q.seed == 0 { String::new() } else { format!(" · new numbers (seed {})", q.seed) }}</p>
+                    <h2>{q.title.clone()}</h2>
+                </header>
+                <p class="setup">{q.setup.clone()}</p>
+                <ol class="parts">{parts}</ol>
+                {(!q.calc.pairs.is_empty()).then(|| view! { <QuizChart calc=q.calc.clone() shown=answered /> })}
+            </article>
+        }
+        .into_any()
+    };
+    view! {
+        <div class="quiz layout">
+            <nav class="panel q-list" aria-label="Questions">
+                <h2>"Questions"</h2>
+                <ol>{list}</ol>
+                <button
+                    type="button"
+                    class="secondary small"
+                    data-testid="progress-reset"
+                    on:click=move |_| {
+                        progress.update(|p| p.reset());
+                        progress.with_untracked(save);
+                        // Re-create the parts so their ticks go.
+                        generation.update(|g| *g += 1);
+                    }
+                >
+                    "Reset progress"
+                </button>
+                {shown(
+                    Memo::new(move |_| storage_note.with(Option::is_some)),
+                    move || view! { <p class="note" role="status">{move || storage_note.get().unwrap_or_default()}</p> },
+                )}
+            </nav>
+            <section class="panel" aria-label="Question">
+                <div class="q-actions">
+                    <button
+                        type="button"
+                        data-testid="new-numbers"
+                        on:click=move |_| {
+                            // A variant may draw the same numbers: skip those.
+                            let shown = current.with_untracked(|q| q.as_ref().map(|q| q.setup.clone()));
+                            quiz.update(|s| {
+                                let mut seed = next_seed(s.seed);
+                                for _ in 0..16 {
+                                    let setup = question(&s.question, seed).map(|q| q.setup);
+                                    if setup.is_some() && setup != shown {
+                                        break;
+                                    }
+                                    seed = next_seed(seed);
+                                }
+                                s.seed = seed;
+                                s.part = 1;
+                            })
+                        }
+                    >
+                        "New numbers"
+                    </button>
+                    <button
+                        type="button"
+                        class="secondary"
+                        data-testid="book-numbers"
+                        on:click=move |_| quiz.update(|s| { s.seed = 0; s.part = 1; })
+                    >
+                        "The book’s numbers"
+                    </button>
+                </div>
+                {body}
+            </section>
+        </div>
+    }
+}

@@ -1,0 +1,22 @@
+//! The first load: the calculator page and the pieces every page shares.
+//! Everything here is in the main wasm module, which opening the app
+//! downloads (at most 160 KB gzip with its page and glue); code that only
+//! a later page or panel needs belongs in a folder of `crate::chunks`.
+
+pub mod address;
+pub mod app;
+pub mod backend;
+pub mod canvas;
+pub mod check_list;
+pub mod chip_panel;
+pub mod choice;
+pub mod chunk_view;
+pub mod download;
+pub mod field;
+pub mod levels_panel;
+pub mod link_bar;
+pub mod op_panel;
+pub mod results;
+pub mod roofline_chart;
+pub mod shown;
+pub mod why;
