@@ -6,21 +6,18 @@
 //   link load   what opening an address with a link downloads: the first
 //               load, the link reader and the shared chunk it needs;
 //   each chunk  a wasm the page downloads only when it is first needed
-//               (split_link.wasm: reading and writing a link;
-//               split_quiz.wasm: the quiz; split_learn.wasm: the Learn
-//               page; split_compare.wasm: the chip comparison;
-//               split_measure.wasm: the measurements panel; split_svg.wasm:
-//               saving a chart as SVG; see scripts/build/build-wasm.sh).
+//               (a row of the chunk table, src/chunks/chunks.json, which
+//               holds its limit and says when it is fetched).
 // Fails with the numbers when a file has no gzip copy; when the first
-// load, the link load or a chunk is above its enforced limit in
-// tests/size-budget.json; when the link, quiz, learn, compare, measure or svg chunk is
-// missing (its code went back into the first load); or when a chunk has
-// no limit. Reports the distance to the target. The shared chunks (code
-// two split chunks use) may be absent.
+// load or the link load is above its limit in tests/size-budget.json, or
+// a chunk above its limit in the chunk table; when a chunk of the table is
+// missing (its code went back into the first load); or when the build has
+// a chunk the table lacks. Reports the distance to the target. The shared
+// chunks (code two split chunks use) may be absent.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { measure, when } from './sizes.mjs';
+import { measure, TABLE, when } from './sizes.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const budget = JSON.parse(fs.readFileSync(path.join(here, 'size-budget.json'), 'utf8'));
@@ -37,8 +34,9 @@ for (const f of m.files) {
 const kb = (n) => (n / 1024).toFixed(1);
 const limit = budget.limit_kb * 1024;
 const target = budget.target_kb * 1024;
+const limits = Object.fromEntries([...TABLE.chunks, ...TABLE.groups].map((c) => [c.name, c.limit_kb]));
 const chunkText = Object.entries(m.chunks_gzip)
-  .map(([name, bytes]) => `${name} chunk ${kb(bytes)} KB (limit ${budget.chunk_limits_kb[name] ?? 'none'} KB)`)
+  .map(([name, bytes]) => `${name} chunk ${kb(bytes)} KB (limit ${limits[name] ?? 'none'} KB)`)
   .join('; ');
 const linkLimit = budget.link_load_limit_kb * 1024;
 console.log(
@@ -50,22 +48,22 @@ console.log(`(the first load at zlib level 9, without the build's zopfli copies:
 if (m.first_load_gzip > target) console.log(`first load still ${kb(m.first_load_gzip - target)} KB above the target`);
 const over = [];
 const bare = m.files.filter((f) => !f.shipped).map((f) => f.name);
-if (bare.length) over.push(`no gzip copy (FILE.gz) of ${bare.join(', ')}: not a release build (bash scripts/trunk-release.sh build --release)`);
+if (bare.length) over.push(`no gzip copy (FILE.gz) of ${bare.join(', ')}: not a release build (bash scripts/build.sh)`);
 if (m.first_load_gzip > limit) over.push(`first load over the enforced limit by ${kb(m.first_load_gzip - limit)} KB`);
 if (m.link_load_gzip > linkLimit) over.push(`opening a link over its limit by ${kb(m.link_load_gzip - linkLimit)} KB`);
 if (m.link_load_gzip <= m.first_load_gzip && m.chunks_gzip.link !== undefined) {
   over.push('index.html preloads nothing for a link: its `deps` map (scripts/build/chunk-deps.mjs) is missing');
 }
-for (const [name, limitKb] of Object.entries(budget.chunk_limits_kb)) {
+for (const [name, limitKb] of Object.entries(limits)) {
   const bytes = m.chunks_gzip[name];
-  if (bytes === undefined && name !== 'shared') {
+  if (bytes === undefined && TABLE.chunks.some((c) => c.name === name)) {
     over.push(`no ${name} chunk (split_${name}.wasm): its code is no longer split off, so the first load carries it`);
   } else if (bytes !== undefined && bytes > limitKb * 1024) {
     over.push(`${name} chunk over its limit by ${kb(bytes - limitKb * 1024)} KB`);
   }
 }
 for (const name of Object.keys(m.chunks_gzip)) {
-  if (!(name in budget.chunk_limits_kb)) over.push(`the ${name} chunk has no limit in tests/size-budget.json`);
+  if (!(name in limits)) over.push(`the ${name} chunk has no row in the chunk table (src/chunks/chunks.json)`);
 }
 for (const o of over) console.error(o);
 process.exit(over.length ? 1 : 0);

@@ -2,12 +2,8 @@
 // the benchmark (bench/bench.mjs) both count them: every html/js/wasm/css
 // file under dist/, raw and gzip, split into what opening the page
 // downloads and the chunks it downloads only when they are first needed
-// (split_link.wasm when the address holds a link to read or the first
-// change is written to it, split_quiz.wasm when the quiz opens,
-// split_learn.wasm when the Learn page opens, split_compare.wasm when the
-// chip comparison opens, split_measure.wasm when the measurements panel
-// opens, split_svg.wasm when a chart is saved as SVG; see
-// scripts/build/build-wasm.sh).
+// (split_NAME.wasm, one per row of the chunk table, src/chunks/chunks.json,
+// which says when each is fetched; see scripts/build/build-wasm.sh).
 //
 // A file's gzip size is that of the gzip copy the build ships next to it
 // (FILE.gz, zopfli: scripts/build/precompress.mjs), which a host serves as it
@@ -17,7 +13,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import { fileURLToPath } from 'node:url';
 import { COMPRESSED, gzipCopy } from '../scripts/build/precompress.mjs';
+
+/**
+ * The chunk table (src/chunks/chunks.json): `chunks`, a row per wasm chunk
+ * ({ name, when, limit_kb, preload? }), and `groups`, the other files
+ * fetched after the first load ({ name, when, limit_kb }).
+ */
+export const TABLE = JSON.parse(
+  fs.readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'src', 'chunks', 'chunks.json'), 'utf8'),
+);
 
 /**
  * The chunk that `file` (a path relative to dist/) is, by name ("quiz" for
@@ -56,7 +62,7 @@ function walk(dir, d = dir) {
 export function measure(dir) {
   const names = walk(dir);
   if (!names.includes('index.html') || !names.some((f) => f.endsWith('.wasm'))) {
-    throw new Error(`no index.html and wasm in ${dir}: build first (bash scripts/trunk-release.sh build --release)`);
+    throw new Error(`no index.html and wasm in ${dir}: build first (bash scripts/build.sh)`);
   }
   const files = names.map((name) => {
     const raw = fs.readFileSync(path.join(dir, name));
@@ -86,16 +92,9 @@ export function measure(dir) {
   };
 }
 
-/** When a file of chunk `chunk` (null: none) is downloaded, in words. */
+/** When a file of chunk `chunk` (null: none) is downloaded, in words, from the chunk table. */
 export function when(chunk) {
   if (chunk === null) return 'first load';
-  if (chunk === 'link') return 'when the address holds a link';
-  if (chunk === 'quiz') return 'when the quiz opens';
-  if (chunk === 'learn') return 'when the Learn page opens';
-  if (chunk === 'measure') return 'when the measurements panel opens';
-  if (chunk === 'compare') return 'when the comparison opens';
-  if (chunk === 'svg') return 'when a chart is saved as SVG';
-  if (chunk === 'batch') return 'after the first chart (the batch-size chart, below it)';
-  if (chunk === 'offline') return 'after the first chart, for use offline';
-  return 'with the chunks that use it';
+  const row = [...TABLE.chunks, ...TABLE.groups].find((c) => c.name === chunk);
+  return row ? row.when : `not in the chunk table (src/chunks/chunks.json): add a row for ${chunk}`;
 }

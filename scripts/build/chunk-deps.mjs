@@ -1,18 +1,27 @@
-// Prints the files the loader of a split chunk fetches, comma-separated:
-// the chunk and the shared chunk_<n>.wasm files it needs, as
-// __wasm_split.js lists them. Run by scripts/build/build-wasm.sh, which puts the
-// lists of the link and quiz chunks in index.html, so that a link (or a quiz
-// link) starts every file its chunk needs at once, alongside the app, rather
-// than one round trip after the app starts:
+// Prints, as JSON, the files that the loader of each preloaded chunk
+// fetches: the chunk and the shared chunk_<n>.wasm files it needs, as
+// __wasm_split.js lists them, comma-separated. Which chunks are preloaded
+// is the chunk table's `preload` column (src/chunks/chunks.json): `query`
+// for the one any address with a link needs, `view` for those an address
+// with view=NAME opens on. Run by scripts/build/build-wasm.sh, which puts
+// the lists in index.html, so that a link starts every file its chunks need
+// at once, alongside the app, rather than one round trip after it starts:
 //
-//   node scripts/build/chunk-deps.mjs <dir with __wasm_split.js> link
-//   -> split_link.wasm,chunk_6.wasm
-// It fails when the loader's shape is not the one it knows, so a new
-// version of wasm-split-cli cannot silently drop the preloads.
+//   node scripts/build/chunk-deps.mjs <dir with __wasm_split.js> src/chunks/chunks.json
+//   -> {"link":"split_link.wasm,chunk_6.wasm","views":{"quiz":"split_quiz.wasm,chunk_2.wasm",...}}
+//
+// The loader is code that wasm-split-cli generates: when its shape is not
+// the one this script knows, a release build fails (a new version of the
+// tool must not silently drop the preloads), and a plain build
+// (ROOFLINE_PLAIN=1) preloads each chunk's own file alone, with a warning.
 import fs from 'node:fs';
 import path from 'node:path';
 
-const js = fs.readFileSync(path.join(process.argv[2], '__wasm_split.js'), 'utf8');
+const [dir, tablePath] = process.argv.slice(2);
+const js = fs.readFileSync(path.join(dir, '__wasm_split.js'), 'utf8');
+const table = JSON.parse(fs.readFileSync(tablePath, 'utf8'));
+const plain = process.env.ROOFLINE_PLAIN === '1';
+
 const shared = {};
 for (const m of js.matchAll(/const (__chunk_\d+) = makeLoad\(\(\) => \{\s*const src = fetch\(new URL\("\.\/(chunk_\d+\.wasm)"/g)) {
   shared[m[1]] = m[2];
@@ -20,14 +29,25 @@ for (const m of js.matchAll(/const (__chunk_\d+) = makeLoad\(\(\) => \{\s*const 
 const deps = {};
 for (const m of js.matchAll(/export const __wasm_split_load_(\w+) = wrapAsyncCb\(makeLoad\(\(\) => \{\s*const src = fetch\(new URL\("\.\/(split_\w+\.wasm)"[\s\S]*?\n, \[([^\]]*)\]\)\);/g)) {
   const names = m[3].split(',').map((s) => s.trim()).filter(Boolean);
-  const files = names.map((n) => {
-    if (!(n in shared)) throw new Error(`chunk-deps: ${m[1]} needs ${n}, which __wasm_split.js does not define`);
-    return shared[n];
-  });
-  deps[m[1]] = [m[2], ...files];
+  deps[m[1]] = [m[2], ...names.map((n) => shared[n] ?? `?${n}`)];
 }
-const name = process.argv[3];
-if (!deps[name]) {
-  throw new Error(`chunk-deps: found loaders for ${Object.keys(deps).join(', ') || 'nothing'} in __wasm_split.js, not for ${name}`);
+
+/** The files chunk `name` needs, comma-separated. */
+function filesOf(name) {
+  const files = deps[name];
+  const broken = !files || files.some((f) => f.startsWith('?'));
+  if (!broken) return files.join(',');
+  const why = files
+    ? `${name} needs ${files.filter((f) => f.startsWith('?')).join(', ')}, which __wasm_split.js does not define`
+    : `found loaders for ${Object.keys(deps).join(', ') || 'nothing'} in __wasm_split.js, not for ${name}`;
+  if (!plain) throw new Error(`chunk-deps: ${why} (a new wasm-split-cli? read its loader and mend the patterns here)`);
+  console.error(`chunk-deps: ${why}; the plain build preloads split_${name}.wasm alone`);
+  return `split_${name}.wasm`;
 }
-process.stdout.write(deps[name].join(','));
+
+const out = { link: '', views: {} };
+for (const row of table.chunks) {
+  if (row.preload === 'query') out.link = filesOf(row.name);
+  else if (row.preload === 'view') out.views[row.name] = filesOf(row.name);
+}
+process.stdout.write(JSON.stringify(out));
