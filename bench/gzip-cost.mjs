@@ -33,7 +33,7 @@ const top = topAt >= 0 ? Number(args.splice(topAt, 2)[1]) : 40;
 const named = path.join(process.env.CARGO_TARGET_DIR ?? path.join(root, 'target'), 'split', 'release', 'named');
 const input = args[0] ?? path.join(named, 'roofline-lab_bg.wasm');
 if (!fs.existsSync(input) || !Number.isInteger(top) || top < 0) {
-  console.error(`usage: node bench/gzip-cost.mjs [WASM] [--top N]; no ${input}: build first (bash scripts/trunk-release.sh build --release)`);
+  console.error(`usage: node bench/gzip-cost.mjs [WASM] [--top N]; no ${input}: build first (bash scripts/build.sh)`);
   process.exit(2);
 }
 

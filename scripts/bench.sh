@@ -52,7 +52,7 @@ else
 fi
 
 say "building the release"
-bash scripts/trunk-release.sh build --release
+bash scripts/build.sh
 
 say "measuring dist/"
 node bench/bench.mjs dist

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Sets up whatever is missing, then runs every check Roofline Lab has:
-# formatting, clippy (host and wasm32), native tests, wasm tests in headless
-# Chromium, the release build, its size budget and the end-to-end tests.
-# CI runs exactly this (.ci/run).
+# formatting, the house rules (tests/house.test.mjs), clippy (host and
+# wasm32), native tests, wasm tests in headless Chromium, the release build,
+# its size budget and size rules, the end-to-end tests, and the plain build
+# with the smoke tests. CI runs exactly this (.ci/run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -13,6 +14,9 @@ step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 
 step "cargo fmt --check"
 cargo fmt --all --check
+
+step "house rules (rooms, the chunk table, imports across chunks)"
+node --test tests/house.test.mjs
 
 step "clippy (host, all targets)"
 cargo clippy --workspace --all-targets --locked -- -D warnings
@@ -33,10 +37,17 @@ WASM_BINDGEN_TEST_TIMEOUT=120 \
   cargo test --target wasm32-unknown-unknown -p roofline-lab --test wasm_canvas --test wasm_parse --locked
 
 step "release build (trunk, std built for size, wasm-opt -O2, gzip order)"
-bash scripts/trunk-release.sh build --release
+bash scripts/build.sh
 
 step "size budget"
 node tests/size-budget.mjs dist
 
+step "size rules (what the first load and each chunk may hold)"
+node tests/size-rules.mjs
+
 step "end-to-end tests (playwright-core + Debian Chromium)"
 node --test --test-concurrency=1 tests/e2e/
+
+step "plain build (no rewriting of generated code) and its smoke tests"
+bash scripts/build.sh --plain
+ROOFLINE_DIST=dist-plain node --test --test-concurrency=1 tests/e2e/smoke.test.mjs

@@ -7,4 +7,4 @@ bash scripts/setup.sh
 export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
 port="${PORT:-8080}"
 echo "[serve] Roofline Lab will be at http://127.0.0.1:$port/ (Ctrl-C stops it)"
-exec bash scripts/trunk-release.sh serve --release --address 127.0.0.1 --port "$port"
+exec bash scripts/build.sh serve --address 127.0.0.1 --port "$port"

@@ -36,7 +36,7 @@ for comp in rustfmt clippy rust-src; do
   fi
 done
 
-# The release build compiles std from rust-src (scripts/trunk-release.sh), and
+# The release build compiles std from rust-src (scripts/build.sh), and
 # Trunk builds offline: fetch std's own crates now. Quick when they are cached.
 sysroot=$(rustc --print sysroot)
 if RUSTC_BOOTSTRAP=1 cargo fetch --locked --quiet \

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The size floor: builds the three apps in bench/floor/src/bin with the app's
-# release settings (scripts/trunk-release.sh: std built for size, no Debug
+# release settings (scripts/build.sh: std built for size, no Debug
 # formatting or panic locations, erase_components; opt-level z, LTO; the
 # app's SendWrapper and heap (see Cargo.toml);
 # linked by scripts/build/link-wasm.sh without wasm-streams' exports; wasm-bindgen, short import and export names, wasm-opt -O2 --low-memory-unused from npm

@@ -1,45 +1,39 @@
 #!/usr/bin/env bash
-# Builds the app's wasm as a main module and chunks and puts them into Trunk's staging
-# directory. Trunk runs this as its post_build hook (Trunk.toml), for
-# `trunk build` and for every rebuild of `trunk serve`; it is not meant to be
-# run by hand.
+# Builds the app's wasm as a main module and chunks and puts them into
+# Trunk's staging directory. Trunk runs this as its post_build hook
+# (Trunk.toml) for every build and rebuild; build with scripts/build.sh.
 #
-# Why not Trunk's own Rust pipeline: the page loads the calculator first, and
-# the quiz, the Learn page, the chip comparison, the measurements panel, the
-# SVG export and the link reader and writer only when they are used
-# (src/components/quiz_loader.rs, learn_loader.rs, compare_panel.rs,
-# measure_panel.rs, src/svg_export.rs, src/link.rs). The
-# code that only one of them reaches is moved into its own wasm by
-# wasm-split-cli, and
-# that has to happen between the link and wasm-bindgen, where Trunk has no
-# step. So this script does what Trunk's pipeline did, plus the split:
+# Why not Trunk's own Rust pipeline: the page loads the calculator first,
+# and each folder of src/chunks/ (a row of src/chunks/chunks.json) only
+# when it is used. The code only one chunk's `#[wasm_split]` functions reach
+# is moved into its own wasm by wasm-split-cli, between the link and
+# wasm-bindgen, where Trunk has no step. So this script does what Trunk's
+# pipeline did, plus the split (docs/build.md §2 says what each step saves):
 #
-#   cargo build (linked with --emit-relocs, which wasm-split-cli needs, by
-#     scripts/build/link-wasm.sh: rust-lld without wasm-streams' unused exports)
-#   -> wasm-split-cli: main module + split_quiz.wasm + split_learn.wasm
-#      + split_compare.wasm + split_measure.wasm + split_link.wasm
-#      + split_svg.wasm (+ chunk_<n>.wasm, code two of them use)
-#      + __wasm_split.js (the loader)
-#   -> wasm-bindgen --target web on the main module (--keep-lld-exports: the
-#      chunks import the main module's memory, table and shared functions)
-#   -> scripts/build/drop-stream-classes.mjs: wasm-streams' classes out of the
-#      glue (their exports are not in the wasm)
-#   -> scripts/build/short-names.mjs: short names for the imports and exports
-#      between the main module and its glue (about -5 KB gzip)
-#   -> wasm-opt -O2 on each wasm, its functions ordered for gzip
-#      (scripts/build/gzip-order.mjs), terser on the JS (release)
-#   -> copied to <staging>/app-<hash>/, hash of the content (a new build never
-#      reuses a cached file), and index.html pointed at that folder.
-#   -> scripts/build/offline.mjs: the manifest and icons (web/), and sw.js,
-#      the service worker that caches every file of this build.
+#   cargo build, linked with --emit-relocs (which wasm-split-cli needs)
+#   -> wasm-split-cli: the main module, split_NAME.wasm per chunk,
+#      chunk_<n>.wasm for code two chunks share, and __wasm_split.js
+#   -> wasm-bindgen --target web on the main module
+#   -> copied to <staging>/app-<hash>/ (a new build never reuses a cached
+#      file), index.html pointed at it, with the files each preloaded chunk
+#      needs; the manifest, icons and sw.js (scripts/build/offline.mjs)
 #
-# The release flags (std built for size and so on) come from the environment
-# that scripts/trunk-release.sh sets up for Trunk, which hooks inherit.
+# The release build (not ROOFLINE_PLAIN) adds the steps that rewrite what
+# the tools generated, each a size technique:
+#   the link without wasm-streams' exports (scripts/build/link-wasm.sh),
+#   their classes out of the glue (drop-stream-classes.mjs), short names
+#   between the wasm and its glue (short-names.mjs), wasm-opt -O2 with
+#   --low-memory-unused and functions in gzip's order (gzip-order.mjs),
+#   terser on the JS, the page's inline scripts minified (inline-js.mjs),
+#   zopfli gzip copies (precompress.mjs).
+# A plain build (scripts/build.sh --plain) runs wasm-opt -Oz as it comes
+# and none of these: it works the same, only bigger.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
 
-stage="${TRUNK_STAGING_DIR:?Trunk runs this script (Trunk.toml hook); build with scripts/trunk-release.sh}"
+stage="${TRUNK_STAGING_DIR:?Trunk runs this script (Trunk.toml hook); build with scripts/build.sh}"
+plain="${ROOFLINE_PLAIN:-0}"
 profile="${TRUNK_PROFILE:-release}"
 target_dir="${CARGO_TARGET_DIR:-target}"
 work="$target_dir/split/$profile"
@@ -55,14 +49,14 @@ flock 9
 profile_flag=()
 [ "$profile" = release ] && profile_flag=(--release)
 export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="${CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS:-} -Clink-arg=--emit-relocs"
-# rust-lld without wasm-streams' unused class exports (see the script).
-export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER="$PWD/scripts/build/link-wasm.sh"
+# Release: rust-lld without wasm-streams' unused class exports (see the script).
+[ "$plain" = 1 ] || export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER="$PWD/scripts/build/link-wasm.sh"
 say "cargo build ($profile)"
 cargo build --target wasm32-unknown-unknown --bin roofline-lab --locked "${profile_flag[@]}"
 
 rm -rf "$work"
 mkdir -p "$work/split" "$work/pkg"
-say "wasm-split-cli: calculator, quiz, learn, compare, measure, link and svg chunks"
+say "wasm-split-cli: the main module and the chunks"
 wasm-split-cli --out-name roofline-lab \
   "$target_dir/wasm32-unknown-unknown/$profile/roofline-lab.wasm" "$work/split"
 chunks=("$work/split"/split_*.wasm)
@@ -76,30 +70,41 @@ shopt -u nullglob
 say "wasm-bindgen"
 wasm-bindgen --target web --keep-lld-exports --no-demangle --no-typescript \
   --out-name roofline-lab --out-dir "$work/pkg" "$work/split/roofline-lab.wasm"
-# link-wasm.sh left wasm-streams' class exports out of the link; a glue that
-# imports one of their constructors would call exports that are not there.
-if grep -q 'new_with_into_underlying' "$work/pkg/roofline-lab.js"; then
-  say "the app now builds a wasm-streams stream: drop the export filter in scripts/build/link-wasm.sh"
-  exit 1
+if [ "$plain" != 1 ]; then
+  # link-wasm.sh left wasm-streams' class exports out of the link; a glue
+  # that imports one of their constructors would call exports that are not there.
+  if grep -q 'new_with_into_underlying' "$work/pkg/roofline-lab.js"; then
+    say "the app now builds a wasm-streams stream: drop the export filter in scripts/build/link-wasm.sh"
+    exit 1
+  fi
+  # Their classes are still written into the glue: dead code, dropped.
+  node scripts/build/drop-stream-classes.mjs "$work/pkg/roofline-lab.js"
 fi
-# Their classes are still written into the glue: dead code, dropped.
-node scripts/build/drop-stream-classes.mjs "$work/pkg/roofline-lab.js"
 cp "$work/split/__wasm_split.js" "${chunks[@]}" "$work/pkg/"
 # The page's side of offline use (registers sw.js once the page has drawn),
 # in the build's folder so that each build has its own.
 cp web/offline.js "$work/pkg/"
-# The files the link, quiz and learn chunks' loaders fetch, for index.html's preloads.
-link_files=$(node scripts/build/chunk-deps.mjs "$work/split" link)
-quiz_files=$(node scripts/build/chunk-deps.mjs "$work/split" quiz)
-learn_files=$(node scripts/build/chunk-deps.mjs "$work/split" learn)
-say "short import and export names"
-node scripts/build/short-names.mjs "$work/pkg" roofline-lab
+# The files each preloaded chunk's loader fetches (the chunk table's
+# `preload` rows), for index.html: {link-files} for any link, {view-files}
+# by view.
+preloads=$(node scripts/build/chunk-deps.mjs "$work/split" src/chunks/chunks.json)
+link_files=$(node -e 'process.stdout.write(JSON.parse(process.argv[1]).link ?? "")' "$preloads")
+view_files=$(node -e 'process.stdout.write(JSON.stringify(JSON.parse(process.argv[1]).views))' "$preloads")
+if [ "$plain" != 1 ]; then
+  say "short import and export names"
+  node scripts/build/short-names.mjs "$work/pkg" roofline-lab
+fi
 
 # With names, for the bench's code-by-crate table (bench/wasm-code.mjs).
 mkdir -p "$work/named"
 cp "$work/pkg"/*.wasm "$work/named/"
 
-if [ "$profile" = release ]; then
+if [ "$plain" = 1 ]; then
+  say "wasm-opt -Oz"
+  for f in "$work/pkg"/*.wasm; do
+    wasm-opt -Oz "$f" -o "$f"
+  done
+elif [ "$profile" = release ]; then
   say "wasm-opt -O2, functions in gzip's order, terser"
   # The two custom sections say which tools and wasm features built the
   # module; a browser does not read them (-0.3 KB gzip per file). The
@@ -131,15 +136,14 @@ echo "$dir" > "$work/named/app"
 mkdir -p "$stage/$dir"
 cp -r "$work/pkg"/. "$stage/$dir/"
 grep -q '{app}' "$stage/index.html" || { say "index.html has no {app} placeholder"; exit 1; }
-for p in '{link-files}' '{quiz-files}' '{learn-files}'; do
+for p in '{link-files}' '{view-files}'; do
   grep -q "$p" "$stage/index.html" || { say "index.html has no $p placeholder"; exit 1; }
 done
-sed -i -e "s#{app}#./$dir#g" -e "s#{link-files}#$link_files#" -e "s#{quiz-files}#$quiz_files#" \
-  -e "s#{learn-files}#$learn_files#" \
+sed -i -e "s#{app}#./$dir#g" -e "s#{link-files}#$link_files#" -e "s#{view-files}#$view_files#" \
   -e 's#<link[^>]*data-trunk-skip[^>]*>##' "$stage/index.html"
 # Offline: the manifest, the icons, and sw.js with this build's file list.
 node scripts/build/offline.mjs "$stage" "$dir"
-if [ "$profile" = release ]; then
+if [ "$profile" = release ] && [ "$plain" != 1 ]; then
   # The page's inline scripts, minified (Trunk keeps their text as it is).
   node scripts/build/inline-js.mjs "$stage/index.html"
   # gzip copies next to each file, for hosts that serve them as they are

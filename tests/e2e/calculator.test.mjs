@@ -215,7 +215,7 @@ test('axe finds no serious or critical violation, in light and dark, at phone wi
   }
 });
 
-// Release builds erase component types (scripts/trunk-release.sh): an
+// Release builds erase component types (scripts/build.sh): an
 // element that is rebuilt then re-sets every attribute, and the chart draws
 // that follow pay for the style recalculation. An edit that changes only
 // numbers must therefore write only text, the changed data-value attributes

@@ -47,10 +47,16 @@ function gzipped(file, body) {
   return gz;
 }
 
-/** Serves `dir` (default dist/) on 127.0.0.1 at a free port, gzipping when the client accepts it. */
-export async function startServer(dir = path.join(root, 'dist')) {
+/**
+ * The build the tests open: dist/ (the release build), or the folder that
+ * ROOFLINE_DIST names (dist-plain for the plain build, scripts/build.sh).
+ */
+export const distDir = path.resolve(root, process.env.ROOFLINE_DIST ?? 'dist');
+
+/** Serves `dir` (default: `distDir`) on 127.0.0.1 at a free port, gzipping when the client accepts it. */
+export async function startServer(dir = distDir) {
   if (!fs.existsSync(path.join(dir, 'index.html'))) {
-    throw new Error(`${dir}/index.html is missing: run the release build first (bash scripts/trunk-release.sh build --release)`);
+    throw new Error(`${dir}/index.html is missing: run the release build first (bash scripts/build.sh)`);
   }
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://127.0.0.1');
