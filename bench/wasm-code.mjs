@@ -5,40 +5,9 @@
 // Sizes are before wasm-opt, so they are larger than what ships; the shares
 // are what this is for.
 import fs from 'node:fs';
-import { functionBodies, leb, readName as name, sections } from '../scripts/build/wasm-read.mjs';
+import { functions } from '../scripts/build/wasm-read.mjs';
 
-/**
- * Function bodies of the wasm in `buf`, in code order: [{ name, size, start }]
- * (`start`: the body's offset in `buf`, after its size).
- */
-export function functions(buf) {
-  const { imported, bodies } = functionBodies(buf);
-  const names = new Map();
-  for (const { id, start, end } of sections(buf)) {
-    if (id === 0) {
-      const [section, p0] = name(buf, start);
-      if (section === 'name') {
-        let p = p0;
-        while (p < end) {
-          const sub = buf[p];
-          const [len, q] = leb(buf, p + 1);
-          if (sub === 1) {
-            let [count, r] = leb(buf, q);
-            for (let i = 0; i < count; i++) {
-              let idx;
-              let fname;
-              [idx, r] = leb(buf, r);
-              [fname, r] = name(buf, r);
-              names.set(idx, fname);
-            }
-          }
-          p = q + len;
-        }
-      }
-    }
-  }
-  return bodies.map((b, i) => ({ name: names.get(imported + i) ?? '', ...b }));
-}
+export { functions };
 
 /**
  * The crate a symbol belongs to: the first crate in a v0-mangled name

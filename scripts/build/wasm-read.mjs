@@ -1,7 +1,7 @@
 // Reading (and writing the few pieces they rewrite of) a wasm module's
 // binary format, for the scripts that look inside one: scripts/build/short-names.mjs (renames imports and exports),
 // scripts/build/gzip-order.mjs (orders functions for gzip) and bench/wasm-code.mjs
-// (code size by crate).
+// (code size by crate), and the names tests/size-rules.mjs checks.
 
 /** Reads an unsigned LEB128 at `pos`: [value, next position]. */
 export function leb(buf, pos) {
@@ -104,4 +104,37 @@ export function functionBodies(buf) {
     }
   }
   return { imported, bodies };
+}
+
+/**
+ * Function bodies of the wasm in `buf`, in code order: [{ name, size, start }]
+ * (`start`: the body's offset in `buf`, after its size).
+ */
+export function functions(buf) {
+  const { imported, bodies } = functionBodies(buf);
+  const names = new Map();
+  for (const { id, start, end } of sections(buf)) {
+    if (id === 0) {
+      const [section, p0] = readName(buf, start);
+      if (section === 'name') {
+        let p = p0;
+        while (p < end) {
+          const sub = buf[p];
+          const [len, q] = leb(buf, p + 1);
+          if (sub === 1) {
+            let [count, r] = leb(buf, q);
+            for (let i = 0; i < count; i++) {
+              let idx;
+              let fname;
+              [idx, r] = leb(buf, r);
+              [fname, r] = readName(buf, r);
+              names.set(idx, fname);
+            }
+          }
+          p = q + len;
+        }
+      }
+    }
+  }
+  return bodies.map((b, i) => ({ name: names.get(imported + i) ?? '', ...b }));
 }

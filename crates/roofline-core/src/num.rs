@@ -149,6 +149,8 @@ pub fn pow10(e: f64) -> f64 {
 }
 
 #[cfg(test)]
+// The tests compare with std's powf: the rule of clippy.toml is about the wasm.
+#[allow(clippy::disallowed_methods)]
 mod tests {
     use super::*;
     use proptest::prelude::*;

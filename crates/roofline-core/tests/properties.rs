@@ -1,5 +1,7 @@
 //! Properties that hold for every operation, size, data type and chip.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+// Tests run natively: the size rules of clippy.toml are about the wasm.
+#![allow(clippy::disallowed_methods)]
 
 use proptest::prelude::*;
 use proptest::sample::{select, subsequence};

@@ -1,0 +1,199 @@
+// The size rules as a check: what the first load (the main wasm module)
+// and each chunk may hold, read from the function names of the last
+// build's wasm files (the copies with their name section that
+// scripts/build/build-wasm.sh keeps in target/split/release/named/, or
+// target/plain/split/release/named/ for the plain build). A broken rule
+// fails with its name, the functions that broke it and where to read
+// about it, instead of "first load over the limit by N KB".
+//
+//   node tests/size-rules.mjs [--plain]
+//
+// A function counts as "defined in" a path when its symbol's first crate
+// and the modules after it start with that path (v0 or legacy mangling):
+// an impl or generic function of crate A instantiated for a type of crate
+// B is A's. The rules that no name can show (a `{:?}` in shown text, say)
+// are lines of ARCHITECTURE.md; clippy.toml holds the ones clippy can say.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { functions } from '../scripts/build/wasm-read.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const plain = process.argv.includes('--plain');
+
+/**
+ * Each rule: its name, the modules it applies to (`main`: the first load;
+ * `all`: every wasm of the build), the paths no function there may be
+ * defined in (or exact symbol names, `symbols`), and where to read why.
+ * `release`: the rule holds only for the release build (a technique the
+ * plain build leaves out).
+ */
+export const RULES = [
+  {
+    rule: 'decimal text is read through roofline_core::num::parse_f64, never str::parse::<f64> (std\'s float parser, about 10 KB)',
+    in: 'main',
+    paths: ['core::num::dec2flt'],
+    read: 'docs/build.md §4; the measure chunk may use it (num::parse_f64_std)',
+  },
+  {
+    rule: 'no f64::powf in the first load: powers of ten by roofline_core::num::pow10 (libm\'s pow, 1.4 KB)',
+    in: 'main',
+    paths: ['compiler_builtins::math::libm_math::pow'],
+    symbols: ['pow'],
+    read: 'docs/build.md §4; clippy.toml says it too',
+  },
+  {
+    rule: 'the question bank and answer reading are the quiz chunk\'s: call them only from src/chunks/quiz/',
+    in: 'main',
+    paths: ['roofline_core::quiz::bank', 'roofline_core::quiz::answer', 'roofline_core::quiz::numbers', 'evalexpr'],
+    read: 'docs/build.md §2.2 (links check a question against quiz::OUTLINE, which builds none)',
+  },
+  {
+    rule: 'the Learn page\'s steps are the learn chunk\'s: build them only from src/chunks/learn/',
+    in: 'main',
+    paths: ['roofline_core::learn::steps'],
+    read: 'docs/build.md §2.2',
+  },
+  {
+    rule: 'reading a table and placing kernels are the measure chunk\'s: only from src/chunks/measure/',
+    in: 'main',
+    paths: ['roofline_core::points::read', 'roofline_core::points::place', 'roofline_core::points::table', 'csv', 'csv_core', 'serde_json'],
+    read: 'docs/build.md §2.2',
+  },
+  {
+    rule: 'measured kernels are drawn only by the measure chunk\'s copy of the chart code (draw_roofline_points)',
+    in: 'main',
+    paths: ['roofline_charts::roofline::points'],
+    read: 'ARCHITECTURE.md, invariants',
+  },
+  {
+    rule: 'reading and writing a link are the link chunk\'s: url::decode and url::encode only through src/chunks/link/',
+    in: 'main',
+    paths: ['roofline_core::url::decode', 'roofline_core::url::read_calc', 'roofline_core::url::encode', 'form_urlencoded'],
+    read: 'docs/build.md §2.2 (the default state\'s `v=1` is written without it)',
+  },
+  {
+    rule: 'the comparison\'s rows are the compare chunk\'s: only from src/chunks/compare/',
+    in: 'main',
+    paths: ['roofline_core::compare'],
+    read: 'docs/build.md §2.2',
+  },
+  {
+    rule: 'the batch-size chart and its sweep are the batch chunk\'s: only from src/chunks/batch/',
+    in: 'main',
+    paths: ['roofline_charts::batch', 'roofline_core::sweep'],
+    read: 'docs/build.md §2.2',
+  },
+  {
+    rule: 'drawing on SVG is the svg chunk\'s: only from src/chunks/svg/',
+    in: 'main',
+    paths: ['plotters_svg'],
+    read: 'docs/build.md §2.2',
+  },
+  {
+    rule: 'charts draw their own frame (roofline_charts::frame), never plotters\' ChartBuilder, ChartContext or mesh',
+    in: 'all',
+    paths: ['plotters::chart'],
+    read: 'docs/build.md §4 (5.7 KB of the first load)',
+  },
+  {
+    rule: 'fonts are plotters\' FontFamily values and text is measured by the canvas, never a font name string (to_lowercase and std\'s case tables, 10 KB)',
+    in: 'main',
+    paths: ['core::unicode::unicode_data::conversions', 'plotters::style::font::web', 'plotters::style::font::ttf'],
+    read: 'docs/build.md §4',
+  },
+  {
+    rule: 'the heap is rlsf\'s TLSF, not std\'s dlmalloc (src/main.rs)',
+    in: 'all',
+    paths: ['dlmalloc'],
+    read: 'docs/build.md §4',
+  },
+  {
+    rule: 'wasm-streams\' classes are left out of the link (scripts/build/link-wasm.sh): nothing may build a stream',
+    in: 'all',
+    release: true,
+    paths: ['wasm_streams'],
+    read: 'docs/build.md §2.1',
+  },
+];
+
+/** The path a function is defined in, as segments (see the top of this file). */
+export function definedIn(name) {
+  if (name.startsWith('_R')) {
+    const m = /C(?:s[0-9A-Za-z]*_)?(\d+)/.exec(name.slice(2));
+    if (!m) return [name];
+    let p = 2 + m.index + m[0].length;
+    const take = (len) => {
+      const s = name.slice(p, p + len);
+      p += len;
+      return s;
+    };
+    const segs = [take(Number(m[1]))];
+    for (;;) {
+      const d = /^(?:s[0-9A-Za-z]*_)?(\d+)/.exec(name.slice(p));
+      if (!d) break;
+      p += d[0].length;
+      segs.push(take(Number(d[1])));
+    }
+    return segs;
+  }
+  if (name.startsWith('_ZN')) {
+    const segs = [];
+    let p = 3;
+    for (let d; (d = /^(\d+)/.exec(name.slice(p))); ) {
+      p += d[0].length;
+      segs.push(name.slice(p, p + Number(d[1])));
+      p += Number(d[1]);
+    }
+    return segs;
+  }
+  return [name];
+}
+
+/** Whether `segs` (a function's path) starts with the path `prefix` ("a::b"). */
+const under = (segs, prefix) => {
+  const want = prefix.split('::');
+  return want.every((w, i) => segs[i] === w);
+};
+
+/** The rules broken by the named wasm files in `dir`: [{ rule, file, found: [function paths] }]. */
+export function broken(dir, { release = true } = {}) {
+  const files = fs.readdirSync(dir).filter((f) => f.endsWith('.wasm'));
+  if (!files.includes('roofline-lab_bg.wasm')) throw new Error(`no roofline-lab_bg.wasm in ${dir}: build first (bash scripts/build.sh${release ? '' : ' --plain'})`);
+  const out = [];
+  for (const file of files) {
+    const names = functions(fs.readFileSync(path.join(dir, file))).map((f) => f.name);
+    const defs = names.map((n) => [n, definedIn(n)]);
+    for (const r of RULES) {
+      if (r.release && !release) continue;
+      if (r.in === 'main' && file !== 'roofline-lab_bg.wasm') continue;
+      const found = new Set();
+      for (const [n, segs] of defs) {
+        if (r.paths.some((p) => under(segs, p)) || (r.symbols ?? []).includes(n)) found.add(segs.join('::'));
+      }
+      if (found.size) out.push({ rule: r.rule, read: r.read, file, found: [...found].sort() });
+    }
+  }
+  return out;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const target = process.env.CARGO_TARGET_DIR ?? path.join(root, 'target', ...(plain ? ['plain'] : []));
+  const dir = path.join(target, 'split', 'release', 'named');
+  let found;
+  try {
+    found = broken(dir, { release: !plain });
+  } catch (e) {
+    console.error(e.message);
+    process.exit(1);
+  }
+  const where = (f) => (f === 'roofline-lab_bg.wasm' ? 'the first load' : f);
+  for (const b of found) {
+    console.error(`size rule broken in ${where(b.file)}: ${b.rule}`);
+    console.error(`  read: ${b.read}`);
+    for (const f of b.found.slice(0, 8)) console.error(`  defines ${f}`);
+    if (b.found.length > 8) console.error(`  ... and ${b.found.length - 8} more`);
+  }
+  if (found.length) process.exit(1);
+  console.log(`size rules: all ${RULES.length} hold in ${dir}`);
+}
