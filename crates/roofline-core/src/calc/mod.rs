@@ -4,79 +4,31 @@
 //! Each field's error is reported next to that field; when anything is
 //! invalid the results are `None` and the page keeps showing the last valid
 //! ones.
+//!
+//! The input ([`CalcInput`]) is in `input.rs`, the chip's fields and the
+//! user's edits to them in `chip_fields.rs`, the network roofline's rows
+//! ([`NetworkView`]) in `network_view.rs`; the view itself and
+//! [`evaluate`] are here.
 
-use crate::small::{map_of, SmallMap};
+mod chip_fields;
+mod input;
+mod network_view;
+
+pub use input::CalcInput;
+pub use network_view::NetworkView;
+
+use chip_fields::apply_edits;
+use network_view::network_view;
 
 use crate::analysis::{analyze, critical_size, Analysis, CriticalSize, Scenario};
 use crate::hardware::{preset, Chip};
 use crate::input::parse_positive;
-use crate::network::{network, NetworkAnalysis};
-use crate::op::{Operation, Shortcut, Sizes};
+use crate::network::network;
+use crate::op::{Operation, Sizes};
 use crate::report::{self, ResultRow, Step};
 use crate::small::Join;
 use crate::state::{default_batch_dim, default_size, CalcState, ChartScale, MAX_CHIPS};
-use crate::{format, ComputeUnit, CoreError, DType, LevelKind, RoofKey};
-
-/// What the user has entered, as text where they type it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct CalcInput {
-    /// Preset chip id.
-    pub chip: String,
-    /// Peaks the user typed over the preset's, by data type.
-    pub peak_edits: SmallMap<DType, String>,
-    /// The vector unit's peak the user typed (over the preset's, or where
-    /// the preset has none); `None` = the preset's.
-    pub vector_edit: Option<String>,
-    /// Bandwidths the user typed over the preset's, by level.
-    pub bw_edits: SmallMap<LevelKind, String>,
-    /// The operation in the book's notation.
-    pub op_text: String,
-    /// Sizes the user typed, by dimension name (others use defaults).
-    pub size_edits: SmallMap<String, String>,
-    /// The data type the math runs at; `None` = the widest input.
-    pub compute: Option<DType>,
-    /// The unit the math runs on; `None` = the operation's natural one.
-    pub unit: Option<ComputeUnit>,
-    /// First memory level (results and chart line 1).
-    pub level1: LevelKind,
-    /// Second memory level (chart line 2), if any.
-    pub level2: Option<LevelKind>,
-    /// More lines on the chart (after `level2`).
-    pub extra_lines: Vec<LevelKind>,
-    /// More roofs on the chart.
-    pub roofs: Vec<RoofKey>,
-    /// Number of chips the contraction is split over (1 = single chip).
-    pub chips: String,
-    /// The link between chips for the network case.
-    pub link: Option<LevelKind>,
-    /// The summed dimension split over chips; `None` = `D`, else the first.
-    pub shard: Option<String>,
-    /// The dimension the batch chart sweeps; `None` = `B`, else the first.
-    pub batch_dim: Option<String>,
-}
-
-impl Default for CalcInput {
-    fn default() -> Self {
-        CalcInput {
-            chip: "v5e".to_string(),
-            peak_edits: SmallMap::new(),
-            vector_edit: None,
-            bw_edits: SmallMap::new(),
-            op_text: Shortcut::MixedMatmul.notation(),
-            size_edits: SmallMap::new(),
-            compute: None,
-            unit: None,
-            level1: LevelKind::Hbm,
-            level2: Some(LevelKind::Vmem),
-            extra_lines: Vec::new(),
-            roofs: Vec::new(),
-            chips: "1".to_string(),
-            link: None,
-            shard: None,
-            batch_dim: None,
-        }
-    }
-}
+use crate::{ComputeUnit, DType, LevelKind, RoofKey};
 
 /// One editable field with its current text and, if invalid, its message.
 #[derive(Debug, Clone, PartialEq)]
@@ -91,19 +43,6 @@ pub struct Field {
     pub error: Option<String>,
     /// A line under the field (unit, or the number's source).
     pub note: String,
-}
-
-/// The network roofline's results, formatted.
-#[derive(Debug, Clone, PartialEq)]
-pub struct NetworkView {
-    /// The computation.
-    pub analysis: NetworkAnalysis,
-    /// Rows: per-chip FLOPs, bytes sent, T_math, T_comms, bounds, threshold.
-    pub rows: Vec<ResultRow>,
-    /// The regime sentence.
-    pub regime: String,
-    /// The model's assumptions.
-    pub assumptions: &'static str,
 }
 
 /// Everything the calculator shows.
@@ -171,141 +110,6 @@ pub struct CalcView {
     pub network: Option<NetworkView>,
     /// A general error not tied to one field.
     pub error: Option<String>,
-}
-
-fn apply_edits(input: &CalcInput, fields: &mut Vec<Field>) -> Result<Chip, CoreError> {
-    let mut chip = preset(&input.chip).ok_or_else(|| {
-        CoreError::Invalid(format!(
-            "'{}' is not a preset chip",
-            format::clip(&input.chip, 24)
-        ))
-    })?;
-    let mut ok = true;
-    // A peak or level the preset lacks, typed by the user (or from a link),
-    // gets its own field: add it first, then read the text like the others.
-    for d in input.peak_edits.keys() {
-        if chip.peak_entry(*d).is_none() {
-            chip.peaks.push(crate::hardware::Peak {
-                dtype: *d,
-                dense: f64::NAN,
-                sparse: None,
-                source: crate::hardware::USER,
-            });
-        }
-    }
-    for k in input.bw_edits.keys() {
-        if chip.level(*k).is_err() {
-            chip.levels.push(crate::hardware::MemLevel {
-                kind: *k,
-                bandwidth: f64::NAN,
-                capacity: None,
-                source: crate::hardware::USER,
-            });
-        }
-    }
-    for p in chip.peaks.clone() {
-        let id = format!("peak-{}", p.dtype);
-        let label = format!("{} peak (FLOP/s)", p.dtype);
-        let (text, error, note) = match input.peak_edits.get(&p.dtype) {
-            Some(t) => match parse_positive(&label, t) {
-                Ok(v) => {
-                    if chip.set_peak(p.dtype, v).is_err() {
-                        ok = false;
-                    }
-                    (t.clone(), None, crate::hardware::USER.to_string())
-                }
-                Err(e) => {
-                    ok = false;
-                    (t.clone(), Some(e.to_string()), p.source.to_string())
-                }
-            },
-            None => {
-                let note = match p.sparse {
-                    Some(s) => format!("dense; {} with sparsity. {}", format::sci(s), p.source),
-                    None => p.source.to_string(),
-                };
-                (format::sci(p.dense), None, note)
-            }
-        };
-        fields.push(Field {
-            id,
-            label,
-            text,
-            error,
-            note,
-        });
-    }
-    // The vector unit's peak: always a field, empty where the preset
-    // publishes none, so a figure can be typed in.
-    let label = "vector unit peak (FLOP/s)";
-    let (text, error, note) = match input
-        .vector_edit
-        .as_deref()
-        .filter(|t| !t.trim().is_empty())
-    {
-        Some(t) => match parse_positive(label, t) {
-            Ok(v) => {
-                if chip.set_vector(v).is_err() {
-                    ok = false;
-                }
-                (t.to_string(), None, crate::hardware::USER.to_string())
-            }
-            Err(e) => {
-                ok = false;
-                let source = chip.vector.as_ref().map_or("", |v| v.source);
-                (t.to_string(), Some(e.to_string()), source.to_string())
-            }
-        },
-        None => match &chip.vector {
-            Some(v) => (format::sci(v.dense), None, v.source.to_string()),
-            None => (
-                String::new(),
-                None,
-                format!(
-                    "{} publishes no vector-unit figure: type one to time elementwise work on it",
-                    chip.name
-                ),
-            ),
-        },
-    };
-    fields.push(Field {
-        id: "peak-vector".to_string(),
-        label: label.to_string(),
-        text,
-        error,
-        note,
-    });
-    for l in chip.levels.clone() {
-        let id = format!("bw-{}", l.kind.key());
-        let label = format!("{} bandwidth (B/s)", l.kind);
-        let (text, error, note) = match input.bw_edits.get(&l.kind) {
-            Some(t) => match parse_positive(&label, t) {
-                Ok(v) => {
-                    if chip.set_bandwidth(l.kind, v).is_err() {
-                        ok = false;
-                    }
-                    (t.clone(), None, crate::hardware::USER.to_string())
-                }
-                Err(e) => {
-                    ok = false;
-                    (t.clone(), Some(e.to_string()), l.source.to_string())
-                }
-            },
-            None => (format::sci(l.bandwidth), None, l.source.to_string()),
-        };
-        fields.push(Field {
-            id,
-            label,
-            text,
-            error,
-            note,
-        });
-    }
-    if ok {
-        Ok(chip)
-    } else {
-        Err(CoreError::Invalid("a chip field is invalid".to_string()))
-    }
 }
 
 /// Turns the user's input into everything the calculator shows.
@@ -562,31 +366,6 @@ impl CalcView {
     }
 }
 
-impl CalcInput {
-    /// The input that shows `state` (numbers written as in links).
-    pub fn from_state(state: &CalcState) -> CalcInput {
-        let num = crate::num::shortest;
-        CalcInput {
-            chip: state.chip.clone(),
-            peak_edits: map_of(state.peak_overrides.iter().map(|(d, v)| (*d, num(*v)))),
-            vector_edit: state.vector_override.map(num),
-            bw_edits: map_of(state.bw_overrides.iter().map(|(k, v)| (*k, num(*v)))),
-            op_text: state.op.clone(),
-            size_edits: map_of(state.sizes.iter().map(|(k, v)| (k.clone(), num(*v)))),
-            compute: state.compute,
-            unit: state.unit,
-            level1: state.level1,
-            level2: state.level2,
-            extra_lines: state.extra_lines.clone(),
-            roofs: state.roofs.clone(),
-            chips: state.chips.to_string(),
-            link: state.link,
-            shard: state.shard.clone(),
-            batch_dim: Some(state.batch_dim.clone()),
-        }
-    }
-}
-
 impl CalcView {
     /// The bandwidth lines drawn, in order: the first level (results), the
     /// second, then the others chosen.
@@ -657,86 +436,11 @@ impl CalcView {
     }
 }
 
-fn net_row(key: &'static str, label: &str, value: f64, text: String, meaning: &str) -> ResultRow {
-    ResultRow {
-        key,
-        label: label.to_string(),
-        value: Some(value).filter(|v| v.is_finite()),
-        text,
-        meaning: meaning.to_string(),
-    }
-}
-
-fn network_view(n: NetworkAnalysis) -> NetworkView {
-    let d = n.shard_dim.clone();
-    let threshold = report::critical_text(&d, &n.threshold);
-    let threshold_value = match n.threshold {
-        CriticalSize::At { size, .. } => size,
-        _ => f64::NAN,
-    };
-    let rows = vec![
-        net_row(
-            "net-flops",
-            "FLOPs per chip",
-            n.flops_per_chip,
-            format::flops(n.flops_per_chip),
-            "Each chip does its share of the sum.",
-        ),
-        net_row(
-            "net-bytes",
-            "Bytes sent per chip",
-            n.bytes_sent,
-            format::bytes(n.bytes_sent),
-            "Its partial result, sent once over the link.",
-        ),
-        net_row(
-            "net-t-math",
-            "T_math per chip",
-            n.t_math,
-            format::seconds(n.t_math),
-            "FLOPs per chip ÷ peak.",
-        ),
-        net_row(
-            "net-t-comms",
-            &format!("T_comms over {}", n.link),
-            n.t_comms,
-            format::seconds(n.t_comms),
-            "Bytes sent ÷ link bandwidth (one direction).",
-        ),
-        net_row(
-            "net-t-lower",
-            "Lower bound",
-            n.t_lower,
-            format::seconds(n.t_lower),
-            "max(T_math, T_comms): perfect overlap.",
-        ),
-        net_row(
-            "net-critical",
-            &format!("Threshold on {d}"),
-            threshold_value,
-            threshold,
-            "Where splitting this dimension stops paying for its communication; note it depends on this dimension, not on B.",
-        ),
-    ];
-    let regime = format!(
-        "{} over {}: intensity {} against {}.",
-        n.regime.label(),
-        n.link,
-        format::intensity(n.intensity),
-        format::intensity(n.critical_intensity)
-    );
-    NetworkView {
-        analysis: n,
-        rows,
-        regime,
-        assumptions: crate::network::ASSUMPTIONS,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
     use super::*;
+    use crate::op::Shortcut;
 
     #[test]
     fn default_input_gives_results() {
