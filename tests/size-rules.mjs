@@ -85,6 +85,12 @@ export const RULES = [
     read: 'docs/build.md §2.2',
   },
   {
+    rule: 'the "Why?" answers are the why chunk\'s: explain::answer only from src/chunks/why/',
+    in: 'main',
+    paths: ['roofline_core::explain::answers'],
+    read: 'docs/build.md §2.2 (the questions stay in the first load)',
+  },
+  {
     rule: 'drawing on SVG is the svg chunk\'s: only from src/chunks/svg/',
     in: 'main',
     paths: ['plotters_svg'],

@@ -17,3 +17,4 @@ pub mod measure;
 pub mod quiz;
 pub mod storage;
 pub mod svg;
+pub mod why;

@@ -16,6 +16,7 @@ use crate::chunks::learn::{prefetch_learn, LearnLoader};
 use crate::chunks::link;
 use crate::chunks::measure::MeasurePanel;
 use crate::chunks::quiz::{prefetch_quiz, QuizLoader};
+use crate::chunks::why::prefetch_why;
 use crate::page::address;
 use crate::page::canvas;
 use crate::page::chip_panel::ChipPanel;
@@ -243,10 +244,14 @@ pub fn App(
                             <RooflineChartView spec=roofline log=roofline_log />
                             <BatchPanel pairs=pairs log=batch_log input=input results=results />
                         </section>
-                        {shown_later(move || view! {
-                            <Derivation results=results />
-                            <MeasurePanel results=results points=points pasted=pasted log=roofline_log />
-                            <ComparePanel input=input />
+                        {shown_later(move || {
+                            // The "Why?" answers: fetched now, after the first chart.
+                            prefetch_why();
+                            view! {
+                                <Derivation results=results />
+                                <MeasurePanel results=results points=points pasted=pasted log=roofline_log />
+                                <ComparePanel input=input />
+                            }
                         })}
                     })}
                 </div>

@@ -4,6 +4,7 @@
 // tab or summary; the link reader with the app when the address holds a
 // link), and a failed download says so without breaking the page.
 import { test } from 'node:test';
+import { TABLE } from '../sizes.mjs';
 import assert from 'node:assert/strict';
 import {
   serveAndLaunch, seriousAxeViolations, waitForDraw, lowContrastControls, screenshot,
@@ -25,8 +26,13 @@ const isChunk = (url) => /\/(split|chunk)_[^/]*\.wasm$/.test(url);
 const of = (chunks, name) => chunks.filter((u) => u.includes(`/split_${name}.wasm`));
 /** The link chunk or a shared chunk (which it may need). */
 const linkFiles = (u) => /\/(split_link|chunk_\d+)\.wasm$/.test(u);
-/** The batch-size chart's chunk or a shared chunk (which it may need): every page fetches them after its first chart. */
-const batchFiles = (u) => /\/(split_batch|chunk_\d+)\.wasm$/.test(u);
+/**
+ * A chunk every page fetches after its first chart (the chunk table's
+ * `start` rows: the batch-size chart's, the "Why?" answers'), or a shared
+ * chunk (which they may need).
+ */
+const startNames = TABLE.chunks.filter((c) => c.start).map((c) => c.name);
+const startFiles = (u) => new RegExp(`/(${startNames.map((n) => `split_${n}`).join('|')}|chunk_\\d+)\\.wasm$`).test(u);
 
 /**
  * A page in a fresh context, not yet navigated, recording the chunks'
@@ -59,7 +65,7 @@ test('the calculator opens without the quiz chunk; opening the quiz downloads it
     // The batch-size chart's chunk comes after the first chart; the link
     // chunk, which writes the address, with the first edit; no other does.
     await waitForDraw(page, 'batch-canvas');
-    assert.deepEqual(chunks.filter((u) => !linkFiles(u) && !batchFiles(u)), [], `the calculator asks for no other chunk: ${chunks}`);
+    assert.deepEqual(chunks.filter((u) => !linkFiles(u) && !startFiles(u)), [], `the calculator asks for no other chunk: ${chunks}`);
     assert.equal(of(chunks, 'batch').length, 1, `the batch-size chart: ${chunks}`);
     assert.equal(of(chunks, 'link').length, 1, `the link writer: ${chunks}`);
 
@@ -216,7 +222,7 @@ test('opening the comparison downloads its chunk once; a failed download says so
   try {
     await page.goto(server.url, { waitUntil: 'load' });
     await waitForDraw(page, 'roofline-canvas');
-    assert.deepEqual(chunks.filter((u) => !batchFiles(u)), [], `the page opens with no chunk but the batch-size chart's: ${chunks}`);
+    assert.deepEqual(chunks.filter((u) => !startFiles(u)), [], `the page opens with no chunk but those of the table's start rows: ${chunks}`);
     // Offline: opening the panel says the table could not be downloaded.
     await page.click('.compare summary');
     const alert = page.locator('[data-testid="compare-load-error"]');

@@ -1,166 +1,85 @@
-//! Short answers to the questions readers of the chapter ask, each shown
-//! as a "Why?" next to the part of the page that raises it.
-//!
-//! The texts hold formulas and no catalogue number: the numbers they talk
-//! about are on the page beside them, computed. `docs/learn.md` maps each
-//! question of the readers' discussion to the answer that covers it.
+//! The answers to the "Why?" questions of [`super`], by key. Only the app's
+//! `why` chunk calls [`answer`], so their text is downloaded after the first
+//! chart, not with it.
 
-/// One question and its answer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Why {
-    /// A stable key (`data-testid="why-KEY"` in the app).
-    pub key: &'static str,
-    /// The question, as a reader would ask it.
-    pub question: &'static str,
-    /// The answer, a paragraph per entry.
-    pub answer: &'static [&'static str],
-}
-
-/// Beside the roofline chart: how to read it.
-pub const CHART: &[Why] = &[
-    Why {
-        key: "origin",
-        question: "Why don't the lines start at zero?",
-        answer: &[
+/// The answer to the question with `key`, a paragraph per entry; empty for
+/// a key that has none.
+pub fn answer(key: &str) -> &'static [&'static str] {
+    match key {
+        "origin" => &[
             "The axes are logarithmic: each grid step is ten times the one before, so zero lies infinitely far down and to the left. Every line is attained FLOP/s = bandwidth × intensity, which does pass through zero.",
             "Untick “Log axes” to draw the same chart on linear axes: there every line starts at the origin.",
         ],
-    },
-    Why {
-        key: "slopes",
-        question: "Why are the two bandwidth lines parallel?",
-        answer: &[
+        "slopes" => &[
             "On log axes, y = bandwidth × x becomes log y = log x + log bandwidth: every line has slope 1, and a faster memory is the same line shifted up by the log of its bandwidth.",
             "On linear axes the bandwidth is the slope itself, so the faster line is the steeper one. Switch to linear axes to see the two slopes.",
         ],
-    },
-    Why {
-        key: "bend",
-        question: "Why does each line bend where it does?",
-        answer: &[
+        "bend" => &[
             "A line meets the roof where bandwidth × intensity = peak, that is at intensity = peak ÷ bandwidth: the critical intensity with respect to that bandwidth. Each level has its own, and the faster the memory, the lower its critical intensity, so its line reaches the roof first.",
             "A chip has no single critical intensity: there is one per memory level or link. The results use the first line's.",
         ],
-    },
-    Why {
-        key: "roof",
-        question: "Why do both lines reach the same roof?",
-        answer: &[
+        "roof" => &[
             "The roof is the chip's peak FLOP/s at the data type the math runs in: how fast it computes, wherever the data comes from. A faster memory lets an operation reach that peak at a lower intensity; it never raises the peak.",
         ],
-    },
-    Why {
-        key: "marks",
-        question: "What do the shading and the dashed lines mean?",
-        answer: &[
+        "marks" => &[
             "The shading maps the regimes: an operation whose intensity falls in a region is bound as the legend under the chart says.",
             "The dashed vertical line is your operation (an algorithm, not the chip), with a dot where it meets each line and the throughput it attains there. With two or more chips a second dashed line, in the link's colour, is its network intensity. The dotted drops, in each line's colour, mark where that line bends.",
         ],
-    },
-];
-
-/// Beside the results.
-pub const RESULTS: &[Why] = &[
-    Why {
-        key: "lower-bound",
-        question: "Why is the lower bound the larger of T_math and T_comms?",
-        answer: &[
+        "lower-bound" => &[
             "A chip can move bytes and compute at the same time. At best the two overlap completely, and the operation then lasts as long as the slower of them: it cannot finish before its last byte has arrived, nor before its last FLOP is done. So max(T_math, T_comms) is the least time it can take, and T_math + T_comms, with no overlap at all, the most.",
         ],
-    },
-    Why {
-        key: "flops-rate",
-        question: "FLOPs or FLOP/s?",
-        answer: &[
+        "flops-rate" => &[
             "FLOPs count work: how many floating-point operations the operation needs. FLOP/s is a rate: how many the chip can do each second. Work divided by rate is time, so T_math = FLOPs ÷ peak FLOP/s, just as T_comms = bytes ÷ bytes per second.",
         ],
-    },
-    Why {
-        key: "intensity-test",
-        question: "Why compare the operation's intensity with the chip's?",
-        answer: &[
+        "intensity-test" => &[
             "Set the two times equal: FLOPs ÷ peak = bytes ÷ bandwidth. Rearranged, FLOPs ÷ bytes = peak ÷ bandwidth. The left side is the operation's arithmetic intensity, the right side the chip's critical intensity.",
             "So when the operation's intensity is the higher, T_math is the longer time and it is compute-bound; when it is the lower, the bytes take longer and it is bandwidth-bound. The chip's ratio does not say any byte needs that many FLOPs: it is the intensity at which the two times balance.",
         ],
-    },
-    Why {
-        key: "tokens",
-        question: "What does B count?",
-        answer: &[
+        "tokens" => &[
             "B is the number of rows of the activations, and a matmul does not care where the rows come from. For a batch of sequences, shaped [batch, length], every token is a row: B = batch × sequence length, counted on this chip. A critical batch size is therefore a number of tokens per chip.",
         ],
-    },
-    Why {
-        key: "small-b",
-        question: "Why can the bytes be simplified when B is small?",
-        answer: &[
+        "small-b" => &[
             "In a matmul's bytes, only the weights' term (DF times its element size) has no B in it. When B is much smaller than D and F that term dwarfs the others, so the bytes are about the weights alone and the intensity about 2BDF ÷ (the weights' bytes): B for bf16 weights, 2B for int8 ones.",
             "With a small D or F the other terms count too, and the approximation overstates the intensity: the results show both, and the batch-size chart uses the exact bytes.",
         ],
-    },
-];
-
-/// Beside the operation's notation.
-pub const NOTATION: &[Why] = &[Why {
-    key: "contract",
-    question: "What does ·_D (or *_D) mean?",
-    answer: &[
-        "The subscript names the dimension that is summed over, as in einsum: X[B,D] ·_D Y[D,F] → Z[B,F] multiplies along D and sums it away, which is an ordinary matmul.",
-        "Here you write * (or ·) without the subscript: every dimension that appears in the inputs but not in the output is summed over.",
-    ],
-}];
-
-/// Beside the data type the math runs at.
-pub const DTYPE: &[Why] = &[Why {
-    key: "dtype-flops",
-    question: "Does the data type change the FLOPs?",
-    answer: &[
-        "No. Each term of the sum is one multiply and one add, 2 FLOPs, whether the numbers are int8, bf16 or fp32. The type changes the bytes, since each element takes its type's size, and the peak, since a chip runs some types faster.",
-        "int8 weights with bf16 activations halve the weights' bytes and leave the FLOPs at 2BDF.",
-    ],
-}];
-
-/// Beside the network roofline's rows.
-pub const NETWORK: &[Why] = &[
-    Why {
-        key: "per-chip",
-        question: "Why are these numbers per chip?",
-        answer: &[
+        "contract" => &[
+            "The subscript names the dimension that is summed over, as in einsum: X[B,D] ·_D Y[D,F] → Z[B,F] multiplies along D and sums it away, which is an ordinary matmul.",
+            "Here you write * (or ·) without the subscript: every dimension that appears in the inputs but not in the output is summed over.",
+        ],
+        "dtype-flops" => &[
+            "No. Each term of the sum is one multiply and one add, 2 FLOPs, whether the numbers are int8, bf16 or fp32. The type changes the bytes, since each element takes its type's size, and the peak, since a chip runs some types faster.",
+            "int8 weights with bf16 activations halve the weights' bytes and leave the FLOPs at 2BDF.",
+        ],
+        "per-chip" => &[
             "Split D in two and each chip multiplies its own halves: X₀·Y₀ on one, X₁·Y₁ on the other. The full product is their sum, X₀·Y₀ + X₁·Y₁, so no chip needs the other's halves. Over N chips each does 1/N of the FLOPs and sends its partial sum, which has the whole output's shape.",
             "The chips work at the same time, so both times are per chip.",
         ],
-    },
-    Why {
-        key: "link",
-        question: "Which bandwidth is the link's?",
-        answer: &[
+        "link" => &[
             "One link in one direction: a chip sends its partial sum to a neighbour over one link. Spec sheets often quote a chip's total over all of its links and both directions, several times larger. The figure used is in the chip's numbers, under the link's name.",
         ],
-    },
-    Why {
-        key: "hbm",
-        question: "Why are the HBM reads not part of this bound?",
-        answer: &[
+        "hbm" => &[
             "This bound asks one thing: does the link keep up with the math? It sets the bytes that cross between chips against the FLOPs each chip does. Each chip still reads its inputs from its own memory, which is the single-chip roofline above with its own bound; whichever is slower limits the operation.",
             "The adds that combine the partial sums are left out, as in the chapter: they are few next to the multiplications.",
         ],
-    },
-];
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn keys_are_unique_and_answers_say_something() {
-        let all: Vec<&Why> = [CHART, RESULTS, NOTATION, DTYPE, NETWORK]
-            .iter()
-            .flat_map(|l| l.iter())
-            .collect();
-        for (i, w) in all.iter().enumerate() {
-            assert!(w.question.ends_with('?'), "{}", w.key);
-            assert!(!w.answer.is_empty() && w.answer.iter().all(|p| p.len() > 40));
-            assert!(all[..i].iter().all(|o| o.key != w.key), "{} twice", w.key);
-        }
+        _ => &[],
     }
 }
+
+/// Every key [`answer`] knows, in the order of the page.
+pub const KEYS: &[&str] = &[
+    "origin",
+    "slopes",
+    "bend",
+    "roof",
+    "marks",
+    "lower-bound",
+    "flops-rate",
+    "intensity-test",
+    "tokens",
+    "small-b",
+    "contract",
+    "dtype-flops",
+    "per-chip",
+    "link",
+    "hbm",
+];
