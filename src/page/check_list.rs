@@ -11,7 +11,7 @@ pub fn check_list(
     prefix: &'static str,
     items: Memo<Vec<String>>,
     on: Memo<Vec<String>>,
-    label: fn(&str) -> String,
+    label: Callback<String, String>,
     toggle: Callback<(String, bool)>,
 ) -> impl IntoView {
     move || {
@@ -19,7 +19,7 @@ pub fn check_list(
             .get()
             .into_iter()
             .map(|k| {
-                let text = format!(" {}", label(&k));
+                let text = format!(" {}", label.run(k.clone()));
                 let (key, changed) = (k.clone(), k.clone());
                 view! {
                     <label class="check">

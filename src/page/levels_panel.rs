@@ -7,6 +7,7 @@ use leptos::prelude::*;
 use crate::page::check_list::check_list;
 use crate::page::choice::{choice, fixed};
 use roofline_core::calc::{CalcInput, CalcView};
+use roofline_core::network::Collective;
 use roofline_core::{LevelKind, RoofKey};
 
 /// Selectors for the two bandwidths and the network case.
@@ -91,12 +92,19 @@ pub fn LevelsPanel(
     // Two memos of types the page already has, rather than one of a pair.
     let shards = Memo::new(move |_| view.with(|v| v.shard_options.clone()));
     let shard = Memo::new(move |_| view.with(|v| v.shard.clone().unwrap_or_default()));
+    let collective = Memo::new(move |_| input.with(|i| i.collective.key().to_string()));
+    // What the chip calls a level: its main memory by its own name (GDDR6X).
+    let level_name = move |k: &str| match LevelKind::from_key(k) {
+        Some(LevelKind::Hbm) => view.with_untracked(|v| v.memory_name).to_string(),
+        Some(kind) => kind.name().to_string(),
+        None => String::new(),
+    };
     let options = move |list: Memo<Vec<String>>, selected: Option<String>| {
         list.get()
             .into_iter()
             .map(|k| {
-                let name = LevelKind::from_key(&k).map_or("", LevelKind::name);
-                choice(&k, name, fixed(selected.as_ref() == Some(&k)))
+                let name = level_name(&k);
+                choice(&k, &name, fixed(selected.as_ref() == Some(&k)))
             })
             .collect_view()
     };
@@ -119,7 +127,7 @@ pub fn LevelsPanel(
             </label>
             <fieldset class="lines" data-testid="lines">
                 <legend class="field-label">"More lines on the chart"</legend>
-                {check_list("line", others, drawn, |k| LevelKind::from_key(k).map_or("", LevelKind::name).to_string(), Callback::new(move |(k, on): (String, bool)| {
+                {check_list("line", others, drawn, Callback::new(move |k: String| level_name(&k)), Callback::new(move |(k, on): (String, bool)| {
                     if let Some(kind) = LevelKind::from_key(&k) {
                         toggle(kind, on);
                     }
@@ -128,7 +136,7 @@ pub fn LevelsPanel(
             </fieldset>
             <fieldset class="lines" data-testid="roofs">
                 <legend class="field-label">"More roofs on the chart"</legend>
-                {check_list("roof", roof_list, roofs_on, |k| RoofKey::from_key(k).map(RoofKey::name).unwrap_or_default(), Callback::new(move |(k, on): (String, bool)| {
+                {check_list("roof", roof_list, roofs_on, Callback::new(|k: String| RoofKey::from_key(&k).map(RoofKey::name).unwrap_or_default()), Callback::new(move |(k, on): (String, bool)| {
                     let Some(r) = RoofKey::from_key(&k) else {
                         return;
                     };
@@ -194,6 +202,25 @@ pub fn LevelsPanel(
                             .map(|d| {
                                 choice(&d, &d, fixed(sel == d))
                             })
+                            .collect_view()
+                    }}
+                </select>
+            </label>
+            <label class="field">
+                <span class="field-label">"How the partial results are summed"</span>
+                <select
+                    data-testid="collective-select"
+                    prop:value=move || collective.get()
+                    on:change=move |ev| {
+                        let c = Collective::from_key(&event_target_value(&ev)).unwrap_or_default();
+                        input.update(|i| i.collective = c)
+                    }
+                >
+                    {move || {
+                        let sel = collective.get();
+                        Collective::ALL
+                            .into_iter()
+                            .map(|c| choice(c.key(), c.name(), fixed(sel == c.key())))
                             .collect_view()
                     }}
                 </select>

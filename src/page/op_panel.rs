@@ -10,6 +10,7 @@ use roofline_core::op::Shortcut;
 use roofline_core::{ComputeUnit, DType};
 
 use crate::page::field::TextField;
+use crate::page::shown::shown;
 use crate::page::why::why_list;
 use roofline_core::explain;
 
@@ -87,6 +88,17 @@ pub fn OpPanel(
                             .and_then(|f| f.error.clone())
                     })
                 });
+                let id_note = id.clone();
+                // What a size with a suffix was read as (`4k` is 4000).
+                let note = Memo::new(move |_| {
+                    view.with(|v| {
+                        v.size_fields
+                            .iter()
+                            .find(|f| f.id == id_note)
+                            .map(|f| f.note.clone())
+                            .unwrap_or_default()
+                    })
+                });
                 let d = dim.clone();
                 let on_input = Callback::new(move |t: String| {
                     input.update(|i| {
@@ -94,10 +106,41 @@ pub fn OpPanel(
                     })
                 });
                 view! {
-                    <TextField id=id label=dim.clone() initial=initial note=Memo::new(|_| String::new()) error=error on_input=on_input />
+                    <TextField id=id label=dim.clone() initial=initial note=note error=error on_input=on_input />
                 }
             })
             .collect_view()
+    };
+    // FLOPs per element, for an operation that sums nothing.
+    let per_element = Memo::new(move |_| view.with(|v| v.per_element_field.is_some()));
+    let per_element_field = move || {
+        let _ = generation.get();
+        let _ = epoch.get();
+        let part = |f: fn(&roofline_core::calc::Field) -> String| {
+            Memo::new(move |_| {
+                view.with(|v| v.per_element_field.as_ref().map(f).unwrap_or_default())
+            })
+        };
+        let initial = view.with_untracked(|v| {
+            v.per_element_field
+                .as_ref()
+                .map(|f| f.text.clone())
+                .unwrap_or_default()
+        });
+        let error = Memo::new(move |_| {
+            view.with(|v| v.per_element_field.as_ref().and_then(|f| f.error.clone()))
+        });
+        let on_input = Callback::new(move |t: String| input.update(|i| i.per_element = Some(t)));
+        view! {
+            <TextField
+                id="flops-per-element".to_string()
+                label="FLOPs per element".to_string()
+                initial=initial
+                note=part(|f| f.note.clone())
+                error=error
+                on_input=on_input
+            />
+        }
     };
     // Memos, so that an edit elsewhere does not re-create the options.
     // Types by name: memos of types the page's other lists already use.
@@ -142,6 +185,7 @@ pub fn OpPanel(
                         if let Some(s) = Shortcut::from_key(&key) {
                             input.update(|i| {
                                 i.op_text = s.notation();
+                                i.per_element = None;
                                 for (k, v) in s.default_sizes() {
                                     i.size_edits.insert(k, roofline_core::report::size_text(v));
                                 }
@@ -176,6 +220,7 @@ pub fn OpPanel(
             </label>
             {why_list(explain::NOTATION)}
             <div class="sizes">{size_fields}</div>
+            {shown(per_element, per_element_field)}
             <label class="field">
                 <span class="field-label">"Math runs at"</span>
                 <select

@@ -128,7 +128,18 @@ pub fn Results(
                         format!("Network roofline: {} chips over {}", n.analysis.chips, n.analysis.link)
                     })}
                 </h3>
-                <p data-testid="result-net-regime">{network(|n| n.regime.clone())}</p>
+                <p
+                    data-testid="result-net-regime"
+                    data-value=network(|n| n.analysis.regime.key().to_string())
+                >
+                    {network(|n| n.regime.clone())}
+                </p>
+                <p
+                    data-testid="result-net-binding"
+                    data-value=network(|n| n.analysis.binding.key().to_string())
+                >
+                    {network(|n| n.binding.clone())}
+                </p>
                 <table class="results">
                     <tbody>{rows_view(results, network_rows)}</tbody>
                 </table>

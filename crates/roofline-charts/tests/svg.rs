@@ -190,8 +190,22 @@ fn network_line_bends_at_its_critical_intensity() {
         "the link in the legend"
     );
     assert!(svg.contains("network intensity: 2048 FLOPs/byte"));
-    // Regions come from the memory lines only.
-    assert_eq!(spec.regions().len(), 3);
+    // The link's bend (1.97e14 ÷ 4.5e10 = 4378) is a region edge too: the
+    // network intensity, 2048, falls where the link still binds.
+    let r = spec.regions();
+    assert_eq!(r.len(), 4);
+    let ici = r
+        .iter()
+        .find(|r| r.from.is_some_and(|a| a <= 2048.0) && r.to.is_some_and(|b| b > 2048.0))
+        .unwrap();
+    assert_eq!(
+        ici.text,
+        "240 FLOPs/byte to 4378 FLOPs/byte: compute-bound from VMEM and from HBM, still bandwidth-bound over ICI"
+    );
+    assert_eq!(
+        r[3].text,
+        "Above 4378 FLOPs/byte: compute-bound from VMEM, from HBM and over ICI alike"
+    );
 }
 
 /// The regions' legend: one line gives two regions split at its bend, two

@@ -18,9 +18,39 @@ pub fn in_range(v: f64) -> bool {
 
 /// Parses a positive, finite number typed into the field `field`: plain
 /// (`4096`), with an exponent (`1.97e14`), with thousands separators
-/// (`1,000` or `1_000`), or with an SI suffix (`197T`, `4k`, `8.2 G`).
-/// The error names the field and says what was wrong.
+/// (`1,000` or `1_000`), or with an SI suffix (`197T`, `4k`, `8.2 G`) or a
+/// binary one (`4Ki` = 4096). The error names the field and says what was
+/// wrong.
 pub fn parse_positive(field: &str, text: &str) -> Result<f64, CoreError> {
+    read_number(field, text).map(|(v, _)| v)
+}
+
+/// Like [`parse_positive`], for a dimension's size: with a suffix, also a
+/// note saying what the text was read as (`4k` is 4,000, not 4,096), shown
+/// next to the field and in a link's notices.
+pub fn parse_size(field: &str, text: &str) -> Result<(f64, Option<String>), CoreError> {
+    let (v, suffix) = read_number(field, text)?;
+    let note = suffix.map(|(s, scale)| {
+        let binary = if scale == 1e3 {
+            "; for 4,096 write 4096 or 4Ki"
+        } else {
+            ""
+        };
+        format!(
+            "{} read as {} ({s} = {}{binary})",
+            clip(text.trim(), 24),
+            crate::format::plain_number(v),
+            crate::format::plain_number(scale)
+        )
+    });
+    Ok((v, note))
+}
+
+/// A suffix as typed (`k`, `Ki`) and what it multiplies by.
+type Suffix = (&'static str, f64);
+
+/// The number in `text` and the suffix it had.
+fn read_number(field: &str, text: &str) -> Result<(f64, Option<Suffix>), CoreError> {
     let shown = clip(text.trim(), 24);
     let bad = |why: &str| CoreError::Invalid(format!("{field}: '{shown}' {why}"));
     let t: String = text
@@ -31,16 +61,21 @@ pub fn parse_positive(field: &str, text: &str) -> Result<f64, CoreError> {
     if t.is_empty() {
         return Err(CoreError::Invalid(format!("{field}: enter a number")));
     }
-    let (num, scale) = match t.chars().last() {
-        Some(c) => match c {
-            'k' | 'K' => (&t[..t.len() - 1], 1e3),
-            'M' => (&t[..t.len() - 1], 1e6),
-            'G' => (&t[..t.len() - 1], 1e9),
-            'T' => (&t[..t.len() - 1], 1e12),
-            'P' => (&t[..t.len() - 1], 1e15),
-            _ => (t.as_str(), 1.0),
-        },
-        None => (t.as_str(), 1.0),
+    const SUFFIXES: [(&str, f64); 10] = [
+        ("Ki", 1024.0),
+        ("Mi", 1048576.0),
+        ("Gi", 1073741824.0),
+        ("Ti", 1099511627776.0),
+        ("k", 1e3),
+        ("K", 1e3),
+        ("M", 1e6),
+        ("G", 1e9),
+        ("T", 1e12),
+        ("P", 1e15),
+    ];
+    let (num, suffix) = match SUFFIXES.iter().find(|(s, _)| t.ends_with(s)) {
+        Some(&(s, scale)) => (&t[..t.len() - s.len()], Some((s, scale))),
+        None => (t.as_str(), None),
     };
     let ok_chars = num
         .chars()
@@ -52,7 +87,7 @@ pub fn parse_positive(field: &str, text: &str) -> Result<f64, CoreError> {
         return Err(not_number());
     }
     let v = crate::num::parse_f64(num).ok_or_else(not_number)?;
-    let v = v * scale;
+    let v = v * suffix.map_or(1.0, |s| s.1);
     if !v.is_finite() {
         return Err(CoreError::Invalid(format!(
             "{field}: this number is too large"
@@ -64,7 +99,7 @@ pub fn parse_positive(field: &str, text: &str) -> Result<f64, CoreError> {
     if !in_range(v) {
         return Err(bad(&format!("is outside {RANGE_TEXT}")));
     }
-    Ok(v)
+    Ok((v, suffix))
 }
 
 #[cfg(test)]
@@ -79,6 +114,8 @@ mod tests {
         assert_eq!(parse_positive("peak", "1.97e14").unwrap(), 1.97e14);
         assert_eq!(parse_positive("peak", "197T").unwrap(), 1.97e14);
         assert_eq!(parse_positive("B", "4k").unwrap(), 4000.0);
+        assert_eq!(parse_positive("B", "4Ki").unwrap(), 4096.0);
+        assert_eq!(parse_positive("B", "2Mi").unwrap(), 2097152.0);
     }
 
     #[test]
@@ -93,5 +130,20 @@ mod tests {
                 "{e}"
             );
         }
+    }
+
+    #[test]
+    fn a_size_with_a_suffix_says_what_it_became() {
+        let (v, note) = parse_size("B", "4k").unwrap();
+        assert_eq!(v, 4000.0);
+        assert_eq!(
+            note.as_deref(),
+            Some("4k read as 4000 (k = 1000; for 4,096 write 4096 or 4Ki)")
+        );
+        let (v, note) = parse_size("B", "4Ki").unwrap();
+        assert_eq!(v, 4096.0);
+        assert_eq!(note.as_deref(), Some("4Ki read as 4096 (Ki = 1024)"));
+        assert_eq!(parse_size("B", "4096").unwrap(), (4096.0, None));
+        assert!(parse_size("B", "4x").is_err());
     }
 }

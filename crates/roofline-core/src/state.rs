@@ -12,7 +12,8 @@ use crate::small::SmallMap;
 
 use crate::analysis::Scenario;
 use crate::hardware::{preset, Chip};
-use crate::op::{Operation, Shortcut, Sizes};
+use crate::network::Collective;
+use crate::op::{Operation, PerElement, Shortcut, Sizes};
 use crate::{ComputeUnit, CoreError, DType, LevelKind, RoofKey};
 
 /// The chip a state starts from (and falls back to).
@@ -114,6 +115,11 @@ pub struct CalcState {
     /// The size of every dimension of the operation (no other keys), each
     /// positive and finite, such that [`Operation::counts`] succeeds.
     pub sizes: Sizes,
+    /// FLOPs per output element the user set for an operation that sums
+    /// nothing ([`Operation::takes_flops_per_element`]), from 1 to
+    /// [`crate::op::MAX_FLOPS_PER_ELEMENT`]; `None` = the operation's
+    /// default, and always `None` for any other operation.
+    pub per_element: Option<f64>,
     /// The data type the math runs at; `None` = the widest input's. When
     /// set, the chip (with overrides) lists a peak for it.
     pub compute: Option<DType>,
@@ -142,6 +148,8 @@ pub struct CalcState {
     /// The summed-over dimension split over chips; `None` = `D` if it is
     /// summed over, else the first summed-over dimension ([`CalcState::shard_dim`]).
     pub shard: Option<String>,
+    /// How the chips' partial results are combined (the network case).
+    pub collective: Collective,
     /// The dimension the batch chart sweeps, a dimension of the operation.
     /// Default: [`default_batch_dim`] (`B`).
     pub batch_dim: String,
@@ -223,6 +231,7 @@ impl Default for CalcState {
             bw_overrides: Vec::new(),
             op: op.notation(),
             sizes: default_sizes(&op),
+            per_element: None,
             compute: None,
             unit: None,
             level1,
@@ -232,6 +241,7 @@ impl Default for CalcState {
             chips: 1,
             link: None,
             shard: None,
+            collective: Collective::Once,
             batch_dim: default_batch_dim(&op),
             batch_scale: ChartScale::Log,
             roofline_scale: ChartScale::Log,
@@ -338,7 +348,11 @@ impl CalcState {
 
     /// The operation, parsed from [`CalcState::op`].
     pub fn operation(&self) -> Result<Operation, CoreError> {
-        Ok(Operation::parse(&self.op)?)
+        let mut op = Operation::parse(&self.op)?;
+        if op.takes_flops_per_element() {
+            op.per_element = self.per_element.map(PerElement);
+        }
+        Ok(op)
     }
 
     /// The single-chip scenario against `level1`.

@@ -53,6 +53,7 @@ fn contraction() -> impl Strategy<Value = Operation> {
                     inputs: inputs.clone(),
                     output,
                     kind,
+                    per_element: None,
                 }
             })
     })
@@ -71,6 +72,7 @@ fn elementwise() -> impl Strategy<Value = Operation> {
                 .collect(),
             output: Operand { dtype: out, dims },
             kind: OpKind::Elementwise,
+            per_element: None,
         }
     })
 }
@@ -162,6 +164,7 @@ proptest! {
             ],
             output: Operand { dtype: o_t, dims: vec!["B".into(), "F".into()] },
             kind: OpKind::Contraction,
+            per_element: None,
         };
         let sizes: Sizes = [("B", b), ("D", d), ("F", f)]
             .iter().map(|(k, v)| (k.to_string(), *v)).collect();

@@ -151,6 +151,22 @@ fn examples_mean_what_the_text_says() {
     assert_eq!(s.step, 4);
     assert_eq!(s.calc, roofline_core::CalcState::default());
 
+    let s = example("fpe=8");
+    assert_eq!(s.calc.per_element, Some(8.0));
+    let op = s.calc.operation().unwrap();
+    let a = roofline_core::analyze(&s.calc.scenario().unwrap()).unwrap();
+    // 8 FLOPs for each of the B·S·D output elements.
+    assert_eq!(a.flops, 8.0 * 8.0 * 4096.0 * 8192.0);
+    assert_eq!(op.flops_per_element(), Some(8.0));
+
+    let s = example("coll=ring");
+    assert_eq!(s.calc.collective, roofline_core::network::Collective::Ring);
+    assert_eq!(s.calc.chips, 8);
+    let v = roofline_core::calc::evaluate(&roofline_core::calc::CalcInput::from_state(&s.calc));
+    let n = v.network.unwrap().analysis;
+    // A ring all-reduce over 8 chips sends 2·7/8 of a partial (2BF bytes).
+    assert!((n.bytes_sent - 1.75 * 2.0 * 256.0 * 4096.0).abs() < 1e-6);
+
     assert_eq!(decode("?v=1").state, roofline_core::AppState::default());
 }
 

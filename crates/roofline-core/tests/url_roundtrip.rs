@@ -8,6 +8,7 @@ use proptest::prelude::*;
 use proptest::sample::select;
 use roofline_core::hardware::catalogue;
 use roofline_core::learn::STEP_COUNT;
+use roofline_core::network::Collective;
 use roofline_core::state::{
     default_batch_dim, AppState, CalcState, ChartScale, QuizState, View, MAX_CHIPS, MAX_PAIRS,
 };
@@ -105,6 +106,8 @@ fn calc_state() -> impl Strategy<Value = CalcState> {
                     pick(vec![ComputeUnit::Matrix, ComputeUnit::Vector]),
                     prop::collection::vec(any::<bool>(), LevelKind::ALL.len()),
                     prop::collection::vec(any::<bool>(), DType::ALL.len() + 1),
+                    prop_oneof![Just(Collective::Once), Just(Collective::Ring)],
+                    prop::option::of(1.0f64..1e6),
                 ),
             )
                 .prop_map(
@@ -120,7 +123,7 @@ fn calc_state() -> impl Strategy<Value = CalcState> {
                         bs,
                         rs,
                         pairs,
-                        (unit, line_mask, roof_mask),
+                        (unit, line_mask, roof_mask, collective, per_element),
                     )| {
                         // Only states the page can show: an fp32 operation on a
                         // chip without an fp32 peak runs at a type it has, and
@@ -156,8 +159,12 @@ fn calc_state() -> impl Strategy<Value = CalcState> {
                             .filter(|(i, _)| roof_mask[*i])
                             .map(|(_, r)| r)
                             .collect();
+                        // FLOPs per element only where the operation takes them.
+                        let per_element = per_element.filter(|_| op.takes_flops_per_element());
                         CalcState {
                             sizes: dims.iter().cloned().zip(sizes).collect(),
+                            per_element,
+                            collective,
                             compute,
                             level1,
                             level2,

@@ -1,6 +1,7 @@
-//! The roofline's shaded regions, worded for its legend: where every
-//! memory line leaves the operation bandwidth-bound, where only the slower
-//! one does, and where every one lets it reach the roof.
+//! The roofline's shaded regions, worded for its legend: where every line
+//! (each memory, and the link between chips) leaves the operation
+//! bandwidth-bound, where only the slower ones do, and where every one
+//! lets it reach the roof.
 
 use roofline_core::format;
 
@@ -20,65 +21,148 @@ pub struct Region {
     pub text: String,
 }
 
+/// A line with a bend, as the legend names it: "from HBM" for a memory,
+/// "over ICI" for the link between chips.
+struct Bend<'a> {
+    at: f64,
+    name: &'a str,
+    network: bool,
+}
+
+impl Bend<'_> {
+    fn phrase(&self) -> String {
+        if self.network {
+            format!("over {}", self.name)
+        } else {
+            format!("from {}", self.name)
+        }
+    }
+}
+
+/// `a`, `a or b`, `a, b or c`: `items` joined for a legend line.
+fn listed(items: &[String], last: &str) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., end] => format!(
+            "{} {last} {end}",
+            init.iter()
+                .map(String::as_str)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
 impl RooflineChart {
-    /// The regions between the memory lines' bends, left to right, each
-    /// worded for the legend. The network link, drawn across chips, has its
-    /// own bend and shades nothing: its regime is in the network rows.
+    /// The regions between the lines' bends, left to right, each worded
+    /// for the legend: below every bend the operation is bound by every
+    /// line; between two bends it reaches the roof from the faster lines
+    /// and is still bound by the slower ones; above every bend it is
+    /// compute-bound. The link between chips, with two or more chips, is
+    /// one of the lines: read against it, the x axis is the network
+    /// intensity (FLOPs per chip ÷ bytes sent).
     pub fn regions(&self) -> Vec<Region> {
-        let mut memory: Vec<(f64, &str)> = self
+        let mut bends: Vec<Bend> = self
             .lines
             .iter()
-            .filter(|l| !l.network && l.critical.is_finite() && l.critical > 0.0)
-            .map(|l| (l.critical, line_name(&l.label)))
+            .filter(|l| l.critical.is_finite() && l.critical > 0.0)
+            .map(|l| Bend {
+                at: l.critical,
+                name: line_name(&l.label),
+                network: l.network,
+            })
             .collect();
-        roofline_core::small::sort_small_by(&mut memory, |a, b| a.0.total_cmp(&b.0));
-        let (Some(&(first, fast)), Some(&(last, slow))) = (memory.first(), memory.last()) else {
+        roofline_core::small::sort_small_by(&mut bends, |a, b| a.at.total_cmp(&b.at));
+        bends.dedup_by(|a, b| a.at == b.at && a.name == b.name);
+        let Some(first) = bends.first() else {
             return Vec::new();
         };
-        let (a, b) = (format::intensity(first), format::intensity(last));
-        if memory.len() == 1 || last <= first {
+        let networked = bends.iter().any(|b| b.network);
+        if bends.len() == 1 {
+            let a = format::intensity(first.at);
+            let (slow, fast) = if first.network {
+                (
+                    format!(
+                        "bound by the link (the send over {} takes longer than the math)",
+                        first.name
+                    ),
+                    "the math takes longer than the send".to_string(),
+                )
+            } else {
+                (
+                    "bandwidth-bound (the bytes take longer than the math)".to_string(),
+                    "the math takes longer than the bytes".to_string(),
+                )
+            };
             return vec![
                 Region {
                     fill: 0,
                     from: None,
-                    to: Some(first),
-                    text: format!(
-                        "Below {a}: bandwidth-bound (the bytes take longer than the math)"
-                    ),
+                    to: Some(first.at),
+                    text: format!("Below {a}: {slow}"),
                 },
                 Region {
                     fill: 2,
-                    from: Some(first),
+                    from: Some(first.at),
                     to: None,
-                    text: format!(
-                        "Above {a}: compute-bound (the math takes longer than the bytes)"
-                    ),
+                    text: format!("Above {a}: compute-bound ({fast})"),
                 },
             ];
         }
-        vec![
-            Region {
-                fill: 0,
-                from: None,
-                to: Some(first),
-                text: format!(
-                    "Below {a}: bandwidth-bound whether the data comes from {fast} or {slow}"
-                ),
+        let phrases: Vec<String> = bends.iter().map(Bend::phrase).collect();
+        let mut out = Vec::new();
+        let lowest = format::intensity(first.at);
+        out.push(Region {
+            fill: 0,
+            from: None,
+            to: Some(first.at),
+            text: if networked {
+                format!(
+                    "Below {lowest}: bandwidth-bound {}",
+                    listed(&phrases, "and")
+                )
+            } else {
+                let names: Vec<String> = bends.iter().map(|b| b.name.to_string()).collect();
+                format!(
+                    "Below {lowest}: bandwidth-bound whether the data comes from {}",
+                    listed(&names, "or")
+                )
             },
-            Region {
+        });
+        for i in 1..bends.len() {
+            let (from, to) = (bends[i - 1].at, bends[i].at);
+            if to <= from {
+                continue;
+            }
+            let fast = listed(&phrases[..i], "and");
+            let slow = listed(&phrases[i..], "and");
+            out.push(Region {
                 fill: 1,
-                from: Some(first),
-                to: Some(last),
+                from: Some(from),
+                to: Some(to),
                 text: format!(
-                    "{a} to {b}: compute-bound from {fast}, still bandwidth-bound from {slow}"
+                    "{} to {}: compute-bound {fast}, still bandwidth-bound {slow}",
+                    format::intensity(from),
+                    format::intensity(to)
                 ),
-            },
-            Region {
-                fill: 2,
-                from: Some(last),
-                to: None,
-                text: format!("Above {b}: compute-bound from either"),
-            },
-        ]
+            });
+        }
+        let last = bends.last().map_or(first.at, |b| b.at);
+        out.push(Region {
+            fill: 2,
+            from: Some(last),
+            to: None,
+            text: format!(
+                "Above {}: compute-bound {}",
+                format::intensity(last),
+                if bends.len() == 2 && !networked {
+                    "from either".to_string()
+                } else {
+                    format!("{} alike", listed(&phrases, "and"))
+                }
+            ),
+        });
+        out
     }
 }

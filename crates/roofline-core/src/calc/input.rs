@@ -1,6 +1,7 @@
 //! [`CalcInput`]: what the user has entered in the calculator, as the
 //! text they typed, and the input that shows a link's state.
 
+use crate::network::Collective;
 use crate::op::Shortcut;
 use crate::small::{map_of, SmallMap};
 use crate::state::CalcState;
@@ -22,6 +23,9 @@ pub struct CalcInput {
     pub op_text: String,
     /// Sizes the user typed, by dimension name (others use defaults).
     pub size_edits: SmallMap<String, String>,
+    /// FLOPs per element the user typed, for an operation that sums
+    /// nothing; `None` = the operation's default.
+    pub per_element: Option<String>,
     /// The data type the math runs at; `None` = the widest input.
     pub compute: Option<DType>,
     /// The unit the math runs on; `None` = the operation's natural one.
@@ -40,6 +44,8 @@ pub struct CalcInput {
     pub link: Option<LevelKind>,
     /// The summed dimension split over chips; `None` = `D`, else the first.
     pub shard: Option<String>,
+    /// How the chips' partial results are combined.
+    pub collective: Collective,
     /// The dimension the batch chart sweeps; `None` = `B`, else the first.
     pub batch_dim: Option<String>,
 }
@@ -53,6 +59,7 @@ impl Default for CalcInput {
             bw_edits: SmallMap::new(),
             op_text: Shortcut::MixedMatmul.notation(),
             size_edits: SmallMap::new(),
+            per_element: None,
             compute: None,
             unit: None,
             level1: LevelKind::Hbm,
@@ -62,6 +69,7 @@ impl Default for CalcInput {
             chips: "1".to_string(),
             link: None,
             shard: None,
+            collective: Collective::Once,
             batch_dim: None,
         }
     }
@@ -78,6 +86,7 @@ impl CalcInput {
             bw_edits: map_of(state.bw_overrides.iter().map(|(k, v)| (*k, num(*v)))),
             op_text: state.op.clone(),
             size_edits: map_of(state.sizes.iter().map(|(k, v)| (k.clone(), num(*v)))),
+            per_element: state.per_element.map(num),
             compute: state.compute,
             unit: state.unit,
             level1: state.level1,
@@ -87,6 +96,7 @@ impl CalcInput {
             chips: state.chips.to_string(),
             link: state.link,
             shard: state.shard.clone(),
+            collective: state.collective,
             batch_dim: Some(state.batch_dim.clone()),
         }
     }

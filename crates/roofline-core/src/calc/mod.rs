@@ -22,9 +22,9 @@ use network_view::network_view;
 
 use crate::analysis::{analyze, critical_size, Analysis, CriticalSize, Scenario};
 use crate::hardware::{preset, Chip};
-use crate::input::parse_positive;
-use crate::network::network;
-use crate::op::{Operation, Sizes};
+use crate::input::{parse_positive, parse_size};
+use crate::network::network_with;
+use crate::op::{Operation, PerElement, Sizes, MAX_FLOPS_PER_ELEMENT};
 use crate::report::{self, ResultRow, Step};
 use crate::small::Join;
 use crate::state::{default_batch_dim, default_size, CalcState, ChartScale, MAX_CHIPS};
@@ -58,6 +58,9 @@ pub struct CalcView {
     pub op: Option<Operation>,
     /// One size field per dimension of the operation.
     pub size_fields: Vec<Field>,
+    /// The FLOPs-per-element field, for an operation that sums nothing
+    /// ([`Operation::takes_flops_per_element`]).
+    pub per_element_field: Option<Field>,
     /// Data types the chip can run the math at.
     pub compute_options: Vec<DType>,
     /// The data type the math runs at.
@@ -71,6 +74,13 @@ pub struct CalcView {
     pub unit_note: Option<String>,
     /// Levels the chip has (for the BW1 / BW2 selectors).
     pub level_options: Vec<LevelKind>,
+    /// What the chip calls its main memory (`HBM`, `GDDR6X`).
+    pub memory_name: &'static str,
+    /// Under the chip, when the peak in use has a sparse figure on the
+    /// vendor's sheet: the dense peak, the sparse one, and the critical
+    /// intensity each gives (the discussion's RTX 3090 number came from the
+    /// sparse one).
+    pub peak_note: Option<String>,
     /// The levels in use.
     pub level1: LevelKind,
     /// The second level in use, if any.
@@ -120,12 +130,15 @@ pub fn evaluate(input: &CalcInput) -> CalcView {
         op_error: None,
         op: None,
         size_fields: Vec::new(),
+        per_element_field: None,
         compute_options: Vec::new(),
         compute: None,
         compute_error: None,
         unit: None,
         unit_note: None,
         level_options: Vec::new(),
+        memory_name: "HBM",
+        peak_note: None,
         level1: input.level1,
         level2: input.level2,
         extra_lines: Vec::new(),
@@ -151,6 +164,7 @@ pub fn evaluate(input: &CalcInput) -> CalcView {
         view.compute_options = b.dtypes();
         view.roof_options = b.roofs();
         view.level_options = b.level_kinds();
+        view.memory_name = b.memory;
         view.link_options = b
             .level_kinds()
             .into_iter()
@@ -185,33 +199,67 @@ pub fn evaluate(input: &CalcInput) -> CalcView {
     };
     view.chip = chip.clone();
 
-    let op = match Operation::parse(&input.op_text) {
+    let mut op = match Operation::parse(&input.op_text) {
         Ok(op) => Some(op),
         Err(e) => {
             view.op_error = Some(e.to_string());
             None
         }
     };
+    let mut per_element_ok = true;
+    if let Some(op) = &mut op {
+        if let Some(default) = op.default_flops_per_element() {
+            let (text, error) = match &input.per_element {
+                None => (report::size_text(default), None),
+                Some(t) => match parse_per_element(t) {
+                    Ok(v) => {
+                        op.per_element = Some(PerElement(v));
+                        (t.clone(), None)
+                    }
+                    Err(e) => {
+                        per_element_ok = false;
+                        (t.clone(), Some(e))
+                    }
+                },
+            };
+            view.per_element_field = Some(Field {
+                id: "flops-per-element".to_string(),
+                label: "FLOPs per element".to_string(),
+                text,
+                error,
+                note: format!(
+                    "The math each output element needs: {} by default ({}); more for an exp, a GELU or a softmax.",
+                    report::size_text(default),
+                    if op.inputs.len() > 1 {
+                        "one add per extra input"
+                    } else {
+                        "one operation, as for a scale or a ReLU"
+                    }
+                ),
+            });
+        }
+    }
+    view.op.clone_from(&op);
     let mut sizes = Sizes::new();
     let mut sizes_ok = true;
     if let Some(op) = &op {
         for dim in op.dims() {
             let label = format!("size of {dim}");
             let field = match input.size_edits.get(&dim) {
-                Some(t) => match parse_positive(&dim, t) {
-                    Ok(v) => {
+                Some(t) => match parse_size(&dim, t) {
+                    Ok((v, note)) => {
                         sizes.insert(dim.clone(), v);
-                        (t.clone(), None)
+                        (t.clone(), None, note.unwrap_or_default())
                     }
                     Err(e) => {
                         sizes_ok = false;
-                        (t.clone(), Some(e.to_string()))
+                        (t.clone(), Some(e.to_string()), String::new())
                     }
                 },
                 None => {
                     let v = default_size(&dim);
                     sizes.insert(dim.clone(), v);
-                    (report::size_text(v), None)
+                    (report::size_text(v), None, String::new())
                 }
             };
             view.size_fields.push(Field {
@@ -219,7 +267,7 @@ pub fn evaluate(input: &CalcInput) -> CalcView {
                 label,
                 text: field.0,
                 error: field.1,
-                note: String::new(),
+                note: field.2,
             });
         }
         let dtype = input.compute.unwrap_or_else(|| op.widest_input_dtype());
@@ -286,9 +334,14 @@ pub fn evaluate(input: &CalcInput) -> CalcView {
     }
     view.op = op.clone();
 
-    let (Some(chip), Some(op), true, None, Some(chips)) =
-        (chip, op, sizes_ok, &view.compute_error, chips)
-    else {
+    let (Some(chip), Some(op), true, true, None, Some(chips)) = (
+        chip,
+        op,
+        sizes_ok,
+        per_element_ok,
+        &view.compute_error,
+        chips,
+    ) else {
         return view;
     };
     let scenario = Scenario {
@@ -312,6 +365,19 @@ pub fn evaluate(input: &CalcInput) -> CalcView {
         .clone()
         .and_then(|d| critical_size(&scenario, &d).ok().map(|c| (d, c)));
     view.rows = report::rows(&analysis, critical.as_ref().map(|(d, c)| (d.as_str(), c)));
+    // On the vector unit, the chapter's comparison (with the matrix unit's
+    // peak) beside the one that applies.
+    if analysis.unit == ComputeUnit::Vector {
+        if let Ok(p) = scenario.chip.peak(analysis.compute_dtype) {
+            let row = report::matrix_comparison_row(&analysis, analysis.compute_dtype, p);
+            let at = view
+                .rows
+                .iter()
+                .position(|r| r.key == "critical-intensity")
+                .map_or(view.rows.len(), |i| i + 1);
+            view.rows.insert(at, row);
+        }
+    }
     let main = analysis.roof();
     view.roofs = view
         .roof_options
@@ -320,6 +386,7 @@ pub fn evaluate(input: &CalcInput) -> CalcView {
         .filter(|r| input.roofs.contains(r) && *r != main)
         .collect();
     view.regime = Some(report::regime_row(&analysis));
+    view.peak_note = report::sparse_note(&scenario.chip, &analysis);
     view.critical = critical;
     if chips > 1 {
         let link = input
@@ -328,10 +395,12 @@ pub fn evaluate(input: &CalcInput) -> CalcView {
             .or_else(|| view.link_options.first().copied());
         let shard = view.shard.clone();
         match (link, shard) {
-            (Some(link), Some(shard)) => match network(&scenario, &shard, chips, link) {
-                Ok(n) => view.network = Some(network_view(n)),
-                Err(e) => view.chips_error = Some(e.to_string()),
-            },
+            (Some(link), Some(shard)) => {
+                match network_with(&scenario, &shard, chips, link, input.collective) {
+                    Ok(n) => view.network = Some(network_view(n)),
+                    Err(e) => view.chips_error = Some(e.to_string()),
+                }
+            }
             (None, _) => {
                 view.chips_error = Some(format!(
                     "{} lists no link between chips",
@@ -416,6 +485,7 @@ impl CalcView {
             bw_overrides,
             op: s.op.notation(),
             sizes: s.sizes.clone(),
+            per_element: s.op.per_element.map(|p| p.0),
             compute: input.compute,
             unit: input.unit,
             level1: self.level1,
@@ -428,11 +498,26 @@ impl CalcView {
                 .shard
                 .clone()
                 .filter(|d| self.shard_options.contains(d)),
+            collective: input.collective,
             batch_dim: self.batch_dim.clone(),
             batch_scale: scale,
             roofline_scale,
             pairs: pairs.to_vec(),
         })
+    }
+}
+
+/// FLOPs per element as typed: a number from 1 to
+/// [`MAX_FLOPS_PER_ELEMENT`], or why not.
+fn parse_per_element(text: &str) -> Result<f64, String> {
+    let field = "FLOPs per element";
+    match parse_positive(field, text) {
+        Ok(v) if v <= MAX_FLOPS_PER_ELEMENT => Ok(v),
+        Ok(_) => Err(format!(
+            "{field}: at most {}",
+            report::size_text(MAX_FLOPS_PER_ELEMENT)
+        )),
+        Err(e) => Err(e.to_string()),
     }
 }
 

@@ -13,9 +13,11 @@ pub struct NetworkView {
     pub analysis: NetworkAnalysis,
     /// Rows: per-chip FLOPs, bytes sent, T_math, T_comms, bounds, threshold.
     pub rows: Vec<ResultRow>,
-    /// The regime sentence.
+    /// The regime sentence: the link against the math.
     pub regime: String,
-    /// The model's assumptions.
+    /// Which of the chip's three times binds, in a sentence.
+    pub binding: String,
+    /// The model's assumptions (the collective's).
     pub assumptions: &'static str,
 }
 
@@ -36,6 +38,18 @@ pub(super) fn network_view(n: NetworkAnalysis) -> NetworkView {
         CriticalSize::At { size, .. } => size,
         _ => f64::NAN,
     };
+    let link = n.link.name();
+    let mem = n.memory_name;
+    let sent = match n.collective {
+        crate::network::Collective::Once => {
+            "Its partial result, sent once over the link.".to_string()
+        }
+        crate::network::Collective::Ring => format!(
+            "2(N−1)/N = {} × its partial result ({}): a ring all-reduce.",
+            format::sig(n.bytes_sent / n.partial_bytes, 4),
+            format::bytes(n.partial_bytes)
+        ),
+    };
     let rows = vec![
         net_row(
             "net-flops",
@@ -45,13 +59,6 @@ pub(super) fn network_view(n: NetworkAnalysis) -> NetworkView {
             "Each chip does its share of the sum.",
         ),
         net_row(
-            "net-bytes",
-            "Bytes sent per chip",
-            n.bytes_sent,
-            format::bytes(n.bytes_sent),
-            "Its partial result, sent once over the link.",
-        ),
-        net_row(
             "net-t-math",
             "T_math per chip",
             n.t_math,
@@ -59,25 +66,40 @@ pub(super) fn network_view(n: NetworkAnalysis) -> NetworkView {
             "FLOPs per chip ÷ peak.",
         ),
         net_row(
+            "net-memory-bytes",
+            &format!("{mem} bytes per chip"),
+            n.memory_bytes,
+            format::bytes(n.memory_bytes),
+            &format!("Its share of the inputs read from {mem}, and its partial result written there."),
+        ),
+        net_row(
+            "net-t-memory",
+            &format!("T_{mem} per chip"),
+            n.t_memory,
+            format::seconds(n.t_memory),
+            &format!("{mem} bytes per chip ÷ {mem} bandwidth: each chip's own memory bound."),
+        ),
+        net_row("net-bytes", "Bytes sent per chip", n.bytes_sent, format::bytes(n.bytes_sent), &sent),
+        net_row(
             "net-t-comms",
-            &format!("T_comms over {}", n.link),
+            &format!("T_comms over {link}"),
             n.t_comms,
             format::seconds(n.t_comms),
             "Bytes sent ÷ link bandwidth (one direction).",
         ),
         net_row(
             "net-t-lower",
-            "Lower bound",
+            "Lower bound per chip",
             n.t_lower,
             format::seconds(n.t_lower),
-            "max(T_math, T_comms): perfect overlap.",
+            &format!("max(T_math, T_{mem}, T_comms): the three overlap perfectly; the slowest decides."),
         ),
         net_row(
             "net-critical",
             &format!("Threshold on {d}"),
             threshold_value,
             threshold,
-            "Where splitting this dimension stops paying for its communication; note it depends on this dimension, not on B.",
+            &format!("Above it each chip's math takes longer than its send, so the link hides behind the math; below it the link is the slower. It depends on {d}, not on B."),
         ),
     ];
     let regime = format!(
@@ -87,10 +109,32 @@ pub(super) fn network_view(n: NetworkAnalysis) -> NetworkView {
         format::intensity(n.intensity),
         format::intensity(n.critical_intensity)
     );
+    let (slowest, first, second) = match n.binding {
+        crate::network::NetBinding::Link => (
+            format!("the send over {link}"),
+            ("math", n.t_math),
+            (mem, n.t_memory),
+        ),
+        crate::network::NetBinding::Memory => {
+            (mem.to_string(), ("math", n.t_math), (link, n.t_comms))
+        }
+        crate::network::NetBinding::Math => {
+            ("the math".to_string(), (mem, n.t_memory), (link, n.t_comms))
+        }
+    };
+    let binding = format!(
+        "Per chip, {slowest} is the slowest: {}, against {} for {} and {} for {}.",
+        format::seconds(n.t_lower),
+        format::seconds(first.1),
+        first.0,
+        format::seconds(second.1),
+        second.0,
+    );
     NetworkView {
-        analysis: n,
+        analysis: n.clone(),
+        assumptions: n.collective.assumptions(),
         rows,
         regime,
-        assumptions: crate::network::ASSUMPTIONS,
+        binding,
     }
 }

@@ -52,14 +52,29 @@ pub fn answer(key: &str) -> &'static [&'static str] {
         ],
         "per-chip" => &[
             "Split D in two and each chip multiplies its own halves: X₀·Y₀ on one, X₁·Y₁ on the other. The full product is their sum, X₀·Y₀ + X₁·Y₁, so no chip needs the other's halves. Over N chips each does 1/N of the FLOPs and sends its partial sum, which has the whole output's shape.",
-            "The chips work at the same time, so both times are per chip.",
+            "Why no cross terms such as X₁·Y₀? Write one element of the product: Z[b,f] = Σ_d X[b,d]·Y[d,f]. Cut the sum over d at D/2: Σ_{d<D/2} X[b,d]·Y[d,f] + Σ_{d≥D/2} X[b,d]·Y[d,f], which is (X₀·Y₀)[b,f] + (X₁·Y₁)[b,f]. Every term pairs an X column with the Y row of the same d, and X₁ holds only the columns d ≥ D/2 while Y₀ holds only the rows d < D/2: they never meet.",
+            "The chips work at the same time, so every time is per chip.",
         ],
         "link" => &[
-            "One link in one direction: a chip sends its partial sum to a neighbour over one link. Spec sheets often quote a chip's total over all of its links and both directions, several times larger. The figure used is in the chip's numbers, under the link's name.",
+            "One link in one direction: a chip sends its partial sum to a neighbour over one link. Spec sheets often quote a chip's total over all of its links, and sometimes both directions, which is several times larger.",
+            "TPU v5e is an example. Google quotes 1,600 Gbps of interchip bandwidth for the chip: all of its ICI links together. In bytes that is 1,600 ÷ 8 = 200 GB/s; a v5e in a 2D torus has four neighbours, so four links of about 50 GB/s each. The chapter uses 4.5e10 bytes/s per link and direction, a little under that. The figure the results use is in the chip's numbers, under the link's name.",
         ],
         "hbm" => &[
-            "This bound asks one thing: does the link keep up with the math? It sets the bytes that cross between chips against the FLOPs each chip does. Each chip still reads its inputs from its own memory, which is the single-chip roofline above with its own bound; whichever is slower limits the operation.",
+            "The link's bound asks one thing: does the link keep up with the math? It sets the bytes that cross between chips against the FLOPs each chip does, and B cancels out of that comparison.",
+            "Each chip still reads its share of the inputs (X and Y with D cut in N) from its own memory and writes its partial result there: that is the third time per chip, in the rows above (T_HBM per chip), against the same chip's share of the math. With D split, each chip reads 1/N of the weights, so its memory time shrinks too. The slowest of the three times per chip binds, and the sentence above the rows names it.",
             "The adds that combine the partial sums are left out, as in the chapter: they are few next to the multiplications.",
+        ],
+        "gather" => &[
+            "Splitting D, the summed dimension, leaves every chip with a partial result of the whole output's shape, and the partials must be added: that is a reduction (a reduce-scatter, or an all-reduce when every chip wants the whole sum), not an all-gather. An all-gather only copies pieces from chip to chip and does no arithmetic. It appears when the split is on a dimension that is not summed over, such as F: each chip then holds a slice of the output, and gathering the slices costs bytes over the link but no FLOPs.",
+            "The additions of the reduction are B·F per partial, tiny next to the 2BDF ÷ N of each chip's share, so T_math leaves them out. Loading the inputs and writing the result back are each chip's own memory traffic: the T_HBM row, a bound of its own beside T_math and T_comms, not part of either.",
+        ],
+        "collective" => &[
+            "In a ring, a chip can only pass data to its neighbour. A ring all-reduce is a reduce-scatter, which passes N−1 pieces of 1/N of the partial around the ring and leaves each chip one piece fully summed, then an all-gather, which passes the summed pieces around again so that every chip has the whole result: 2(N−1)/N of a partial sent per chip.",
+            "With two chips that is exactly one partial each, the chapter's count. With more it approaches two partials, so a ring doubles the link's time at large N. A reduction done inside the network's switches (NVIDIA calls its version SHARP) lets each chip send its partial once: the first choice, and a lower bound for any other way of summing.",
+        ],
+        "sparse" => &[
+            "For recent NVIDIA and AMD parts, the headline tensor figure assumes 2:4 structured sparsity: two of every four weights are zero and the hardware skips them. A dense matmul, the kind this chapter counts, runs at half that rate. Every preset here uses the dense peak, and the note under the chip shows both figures and the critical intensity each gives.",
+            "The readers' discussion quoted an RTX 3090 from its sparse fp16 figure, which doubles the critical batch. A GeForce card also runs bf16, and fp16 with fp32 accumulation, at half its fp16-accumulate rate: pick the data type the math runs at to see which peak applies.",
         ],
         _ => &[],
     }
@@ -67,6 +82,7 @@ pub fn answer(key: &str) -> &'static [&'static str] {
 
 /// Every key [`answer`] knows, in the order of the page.
 pub const KEYS: &[&str] = &[
+    "sparse",
     "origin",
     "slopes",
     "bend",
@@ -82,4 +98,6 @@ pub const KEYS: &[&str] = &[
     "per-chip",
     "link",
     "hbm",
+    "gather",
+    "collective",
 ];

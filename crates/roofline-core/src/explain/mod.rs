@@ -93,12 +93,26 @@ pub const NETWORK: &[Why] = &[
     },
     Why {
         key: "hbm",
-        question: "Why are the HBM reads not part of this bound?",
+        question: "Why are the HBM reads not part of the link's bound?",
+    },
+    Why {
+        key: "gather",
+        question: "Is there an all-gather? What about the adds and the trip back to HBM?",
+    },
+    Why {
+        key: "collective",
+        question: "Why does a ring all-reduce send more than one partial?",
     },
 ];
 
+/// Beside the chip.
+pub const CHIP: &[Why] = &[Why {
+    key: "sparse",
+    question: "Why is the peak half the spec sheet's headline?",
+}];
+
 /// Every list of questions, for the tests and the answers' check.
-pub const ALL: &[&[Why]] = &[CHART, RESULTS, NOTATION, DTYPE, NETWORK];
+pub const ALL: &[&[Why]] = &[CHIP, CHART, RESULTS, NOTATION, DTYPE, NETWORK];
 
 #[cfg(test)]
 mod tests {

@@ -186,16 +186,20 @@ impl Operation {
         let t = prod(&mut contracted.iter());
         let k = n as f64;
         let minus_one = Linear::constant(-1.0);
-        let (flops, exact) = match self.kind {
-            OpKind::Elementwise => {
+        let (flops, exact) = match (self.flops_per_element(), self.kind) {
+            (Some(p), _) => {
+                let f = out.scale(p);
+                (f, f)
+            }
+            (None, OpKind::Elementwise) => {
                 let f = out.scale(k - 1.0);
                 (f, f)
             }
-            OpKind::Contraction if n == 1 => {
+            (None, OpKind::Contraction) if n == 1 => {
                 let f = out.times(&t.plus(&minus_one));
                 (f, f)
             }
-            OpKind::Contraction => (
+            (None, OpKind::Contraction) => (
                 out.times(&t).scale(k),
                 out.times(&t.scale(k).plus(&minus_one)),
             ),
@@ -252,11 +256,23 @@ mod tests {
 
     #[test]
     fn single_input_kinds() {
-        let copy = Operation::parse("fp32[N] -> bf16[N]").unwrap();
+        // One input, the same shape: one operation per element by
+        // default (a cast, a scale, a ReLU), or what the user sets.
+        let mut copy = Operation::parse("fp32[N] -> bf16[N]").unwrap();
         assert_eq!(copy.kind, OpKind::Elementwise);
         let c = copy.counts(&sizes(&[("N", 10.0)])).unwrap();
-        assert_eq!(c.flops, 0.0);
+        assert_eq!(c.flops, 10.0);
         assert_eq!(c.bytes(), 60.0);
+        copy.per_element = Some(crate::op::PerElement(8.0));
+        let c = copy.counts(&sizes(&[("N", 10.0)])).unwrap();
+        assert_eq!((c.flops, c.flops_exact_adds), (80.0, 80.0));
+        // A transpose sums nothing either.
+        let t = Operation::parse("bf16[B,D] -> bf16[D,B]").unwrap();
+        assert_eq!(t.default_flops_per_element(), Some(1.0));
+        // Two inputs: one add per element by default.
+        let add = Shortcut::ElementwiseAdd.operation();
+        assert_eq!(add.default_flops_per_element(), Some(1.0));
+        assert_eq!(Shortcut::Matmul.operation().flops_per_element(), None);
 
         let sum = Operation::parse("fp32[N] -> fp32[]").unwrap();
         assert_eq!(sum.kind, OpKind::Contraction);

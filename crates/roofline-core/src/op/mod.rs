@@ -41,8 +41,12 @@
 //!   `T` products takes `T − 1` additions, not `T`, so each output element
 //!   costs `k × T − 1` operations: `O × (k·T − 1)`. For the dot product that is
 //!   the book's `2N − 1`.
-//! * **Elementwise**: `O × (k − 1)` (one add per output element and extra
-//!   input). Both counts agree.
+//! * **Elementwise**, and any single input that sums nothing (a cast, a
+//!   transpose, an activation such as a GELU): `O × p`, where `p` is the
+//!   FLOPs each output element needs ([`Operation::flops_per_element`]).
+//!   By default `p = k − 1` (one add per extra input) with two or more
+//!   inputs, and `p = 1` with one (one operation per element); the user can
+//!   set it (an exp or a GELU takes several). Both counts agree.
 //! * **Bytes**: every input is read once and the output written once, each at
 //!   its own data type's size: bytes read = Σ (input elements × bytes per
 //!   element), bytes written = output elements × bytes per element.
@@ -130,7 +134,28 @@ pub struct Operation {
     pub output: Operand,
     /// Contraction or elementwise.
     pub kind: OpKind,
+    /// FLOPs per output element, set by the user, for an operation that
+    /// sums nothing ([`Operation::takes_flops_per_element`]); `None` =
+    /// the default ([`Operation::default_flops_per_element`]). Not part of
+    /// the notation.
+    pub per_element: Option<PerElement>,
 }
+
+/// FLOPs per output element (a positive, finite number), comparable and
+/// hashable by its bits so that an [`Operation`] stays `Eq` and `Hash`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PerElement(pub f64);
+
+impl Eq for PerElement {}
+
+impl std::hash::Hash for PerElement {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.0.to_bits().hash(state);
+    }
+}
+
+/// The most FLOPs per element accepted.
+pub const MAX_FLOPS_PER_ELEMENT: f64 = 1e6;
 
 /// The name of operand `i` in messages: "operand 2" (from 1) or "output".
 fn operand_name(i: usize, n_inputs: usize) -> String {
@@ -154,12 +179,37 @@ impl Operation {
             inputs,
             output,
             kind,
+            per_element: None,
         };
         if op.inputs.len() == 1 {
             op.kind = single_input_kind(&op.inputs, &op.output);
         }
         op.validate()?;
         Ok(op)
+    }
+
+    /// Whether the operation sums nothing and maps elements: elementwise,
+    /// or a single input whose output keeps every dimension (a cast, a
+    /// transpose). Its FLOPs are [`Operation::flops_per_element`] per
+    /// output element.
+    pub fn takes_flops_per_element(&self) -> bool {
+        self.kind == OpKind::Elementwise
+            || (self.inputs.len() == 1 && self.contracted_dims().is_empty())
+    }
+
+    /// The FLOPs per element an operation that maps elements needs by
+    /// default: one add per extra input (`k − 1`), or one operation per
+    /// element with a single input. `None` for any other operation.
+    pub fn default_flops_per_element(&self) -> Option<f64> {
+        self.takes_flops_per_element()
+            .then(|| (self.inputs.len() as f64 - 1.0).max(1.0))
+    }
+
+    /// The FLOPs per element the counts use: the user's, else the default;
+    /// `None` for an operation that sums over a dimension.
+    pub fn flops_per_element(&self) -> Option<f64> {
+        self.default_flops_per_element()
+            .map(|d| self.per_element.map_or(d, |p| p.0))
     }
 
     fn operands(&self) -> impl Iterator<Item = &Operand> {

@@ -128,6 +128,7 @@ impl Operation {
             inputs,
             output: out.operand.clone(),
             kind,
+            per_element: None,
         };
         parsed.push(out);
         match op.check() {

@@ -106,6 +106,7 @@ impl Shortcut {
             inputs,
             output,
             kind,
+            per_element: None,
         }
     }
 

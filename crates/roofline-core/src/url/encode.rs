@@ -3,6 +3,7 @@
 //! sizes and pairs stay readable.
 
 use crate::hardware::preset;
+use crate::network::Collective;
 use crate::num::shortest;
 use crate::op::{Operation, Shortcut, Sizes};
 use crate::small::{Join, SmallMap};
@@ -99,6 +100,9 @@ pub fn encode(state: &AppState) -> String {
     if op.as_ref().map(default_sizes).as_ref() != Some(&c.sizes) {
         put("sz", sizes_value(&c.sizes, op.as_ref()));
     }
+    if let Some(p) = c.per_element {
+        put("fpe", shortest(p));
+    }
     if let Some(d) = c.compute {
         put("dt", d.name().to_string());
     }
@@ -135,6 +139,9 @@ pub fn encode(state: &AppState) -> String {
     }
     if let Some(s) = &c.shard {
         put("shard", s.clone());
+    }
+    if c.collective != Collective::Once {
+        put("coll", c.collective.key().to_string());
     }
     let bx_default = op
         .as_ref()

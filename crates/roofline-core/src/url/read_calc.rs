@@ -4,7 +4,8 @@
 
 use crate::format::sci;
 use crate::hardware::{catalogue, preset, Chip, Family};
-use crate::op::{Operation, Shortcut, Sizes};
+use crate::network::Collective;
+use crate::op::{Operation, Shortcut, Sizes, MAX_FLOPS_PER_ELEMENT};
 use crate::small::{Join, SmallMap};
 use crate::state::{
     default_batch_dim, default_level2, default_sizes, CalcState, ChartScale, DEFAULT_CHIP,
@@ -28,6 +29,7 @@ fn fallback_chip() -> Chip {
             peaks: Vec::new(),
             levels: Vec::new(),
             vector: None,
+            memory: "HBM",
         })
 }
 
@@ -71,6 +73,7 @@ pub(super) fn read_calc(p: &mut Params, n: &mut Notes) -> CalcState {
         None => default_sizes(&op),
         Some(raw) => read_sizes(&raw, &op, n),
     };
+    let per_element = p.take("fpe").and_then(|raw| read_per_element(&raw, &op, n));
 
     // Where the math runs: on the vector unit, the data type does not pick
     // the peak, so a chip need not list one for it.
@@ -334,6 +337,20 @@ pub(super) fn read_calc(p: &mut Params, n: &mut Notes) -> CalcState {
         None
     });
 
+    let collective = match p.take("coll") {
+        None => Collective::Once,
+        Some(raw) => Collective::from_key(raw.trim()).unwrap_or_else(|| {
+            n.push(
+                "coll",
+                format!(
+                    "{} is not a way of combining the chips' results (once or ring); using once",
+                    said("coll", &raw)
+                ),
+            );
+            Collective::Once
+        }),
+    };
+
     let bx_default = default_batch_dim(&op);
     let batch_dim = match p.take("bx") {
         None => bx_default,
@@ -366,6 +383,7 @@ pub(super) fn read_calc(p: &mut Params, n: &mut Notes) -> CalcState {
         bw_overrides,
         op: op.notation(),
         sizes,
+        per_element,
         compute,
         level1,
         level2,
@@ -374,10 +392,51 @@ pub(super) fn read_calc(p: &mut Params, n: &mut Notes) -> CalcState {
         chips,
         link,
         shard,
+        collective,
         batch_dim,
         batch_scale,
         roofline_scale,
         pairs,
+    }
+}
+
+/// FLOPs per element (`fpe`) for an operation that sums nothing: a number
+/// from 1 to [`MAX_FLOPS_PER_ELEMENT`]; `None`, with a notice, otherwise.
+fn read_per_element(raw: &str, op: &Operation, n: &mut Notes) -> Option<f64> {
+    let default = op.default_flops_per_element();
+    let Some(default) = default else {
+        n.push(
+            "fpe",
+            "fpe: FLOPs per element are for an operation that sums nothing (elementwise); ignored"
+                .to_string(),
+        );
+        return None;
+    };
+    match positive(raw) {
+        Ok(v) if v <= MAX_FLOPS_PER_ELEMENT => Some(v),
+        Ok(_) => {
+            n.push(
+                "fpe",
+                format!(
+                    "{} is more than {} FLOPs per element; using {}",
+                    said("fpe", raw),
+                    sci(MAX_FLOPS_PER_ELEMENT),
+                    sci(default)
+                ),
+            );
+            None
+        }
+        Err(e) => {
+            n.push(
+                "fpe",
+                format!(
+                    "{}; using {}",
+                    num_problem("fpe", raw, e, "number of FLOPs"),
+                    sci(default)
+                ),
+            );
+            None
+        }
     }
 }
 
@@ -579,17 +638,24 @@ fn read_sizes(raw: &str, op: &Operation, n: &mut Notes) -> Sizes {
         };
         let v = match positive(val) {
             Ok(v) => v,
-            Err(e) => {
-                n.push(
-                    "sz",
-                    format!(
-                        "{}; using {}",
-                        num_problem(&dim_name(name), val, e, "size"),
-                        sci(fallback)
-                    ),
-                );
-                fallback
-            }
+            // `4k`, `4Ki`: read as the calculator's fields read them, and said.
+            Err(e) => match crate::input::parse_size(&dim_name(name), val) {
+                Ok((v, Some(note))) => {
+                    n.push("sz", format!("sz: {}:{note}", dim_name(name)));
+                    v
+                }
+                _ => {
+                    n.push(
+                        "sz",
+                        format!(
+                            "{}; using {}",
+                            num_problem(&dim_name(name), val, e, "size"),
+                            sci(fallback)
+                        ),
+                    );
+                    fallback
+                }
+            },
         };
         if got.insert(name.to_string(), v).is_some() {
             n.push(
