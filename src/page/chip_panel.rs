@@ -13,6 +13,8 @@ use roofline_core::state::default_level2;
 use roofline_core::{DType, Family, LevelKind};
 
 use crate::page::field::TextField;
+use crate::page::why::why_list;
+use roofline_core::explain;
 
 /// Chip selector plus an expandable list of the chip's peaks and bandwidths,
 /// each editable (which makes it a custom chip) and each with its source.
@@ -124,6 +126,15 @@ pub fn ChipPanel(
                     <optgroup label="Other accelerators">{others}</optgroup>
                 </select>
             </label>
+            {shown(
+                Memo::new(move |_| view.with(|v| v.peak_note.is_some())),
+                move || view! {
+                    <p class="field-note" data-testid="peak-note">
+                        {move || view.with(|v| v.peak_note.clone().unwrap_or_default())}
+                    </p>
+                },
+            )}
+            {why_list(explain::CHIP)}
             <details
                 class="chip-numbers"
                 on:toggle=move |ev| {

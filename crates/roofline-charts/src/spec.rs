@@ -36,7 +36,7 @@ pub fn roofline_for_view(v: &CalcView, log: bool) -> Result<RooflineChart, Strin
                 "{} {} (meets {} at {bend})",
                 r.name(),
                 format::flops_rate(peak),
-                a.level.name()
+                a.level_name
             ),
             short: r.name(),
             peak,
@@ -80,11 +80,12 @@ fn roofline_under(
     let mut ceilings = Vec::with_capacity(levels.len());
     for &kind in levels {
         let bw = chip.bandwidth(kind)?;
-        let c = roofline_core::roofline::Ceiling::new(kind.name(), peak, bw);
+        let name = chip.level_name(kind);
+        let c = roofline_core::roofline::Ceiling::new(name, peak, bw);
         lines.push(BandwidthLine {
             key: kind.key().to_string(),
             network: false,
-            label: format!("{} {}", kind.name(), format::bandwidth(bw)),
+            label: format!("{name} {}", format::bandwidth(bw)),
             bandwidth: bw,
             critical: c.critical_intensity,
             critical_text: format::intensity(c.critical_intensity),

@@ -191,6 +191,9 @@ pub struct Analysis {
     pub unit: ComputeUnit,
     /// The memory level used.
     pub level: LevelKind,
+    /// What the chip calls that level ([`crate::Chip::level_name`]): `HBM`,
+    /// `GDDR6X`, `VMEM`...
+    pub level_name: &'static str,
     /// The small dimension of the approximation, if any.
     pub small_dim: Option<String>,
     /// Peak FLOPs/s for the compute type.
@@ -297,6 +300,7 @@ pub fn analyze(s: &Scenario) -> Result<Analysis, CoreError> {
         compute_dtype: s.resolved_dtype(),
         unit: s.resolved_unit(),
         level: s.level,
+        level_name: s.chip.level_name(s.level),
         small_dim,
         peak,
         bandwidth,

@@ -18,6 +18,8 @@ pub struct CompareRow {
     pub dtype: DType,
     /// Memory level or link.
     pub level: LevelKind,
+    /// What the chip calls it (`HBM`, `GDDR6X`, `ICI`...).
+    pub level_name: &'static str,
     /// Dense peak FLOPs/s.
     pub peak: f64,
     /// Bandwidth, bytes/s.
@@ -62,6 +64,7 @@ pub fn compare_rows() -> Vec<CompareRow> {
                     roof,
                     dtype: p.dtype,
                     level: l.kind,
+                    level_name: chip.level_name(l.kind),
                     peak: p.dense,
                     bandwidth: l.bandwidth,
                     critical_intensity: ci,

@@ -53,6 +53,20 @@ pub fn sci(x: f64) -> String {
     format!("{}e{}", trim_zeros(&format!("{mant:.3}")), exp)
 }
 
+/// A size or a threshold on one (tokens, elements): 4 significant digits
+/// below 10,000 (`272.2`), the whole number up to a billion (`17511`, not
+/// `1.751e4`, so that sizes side by side read alike), [`sci`] beyond.
+pub fn count(x: f64) -> String {
+    let a = x.abs();
+    if !x.is_finite() || a < 10_000.0 {
+        sci(x)
+    } else if a < 1e9 {
+        format!("{}", x.round() as i64)
+    } else {
+        sci(x)
+    }
+}
+
 const PREFIXES: [(f64, &str); 9] = [
     (1e24, "Y"),
     (1e21, "Z"),

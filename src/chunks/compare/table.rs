@@ -87,7 +87,7 @@ pub fn CompareTable(
                             RoofKey::Matrix(d) => d.name().to_string(),
                             RoofKey::Vector => format!("vector unit ({})", r.dtype),
                         }}</td>
-                        <td>{r.level.name()}</td>
+                        <td>{r.level_name}</td>
                         <td class="num">{r.peak_text}</td>
                         <td class="num">{r.bandwidth_text}</td>
                         <td class="num">{r.critical_intensity_text}</td>

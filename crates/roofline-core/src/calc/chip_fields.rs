@@ -111,7 +111,7 @@ pub(super) fn apply_edits(input: &CalcInput, fields: &mut Vec<Field>) -> Result<
     });
     for l in chip.levels.clone() {
         let id = format!("bw-{}", l.kind.key());
-        let label = format!("{} bandwidth (B/s)", l.kind);
+        let label = format!("{} bandwidth (B/s)", chip.level_name(l.kind));
         let (text, error, note) = match input.bw_edits.get(&l.kind) {
             Some(t) => match parse_positive(&label, t) {
                 Ok(v) => {

@@ -81,6 +81,9 @@ pub(super) struct Sheet {
     peaks: &'static [PeakRow],
     vector: Option<PeakRow>,
     levels: &'static [LevelRow],
+    /// What the main memory (the `Hbm` level) is: `HBM`, or the part's
+    /// own memory where it is not HBM (`GDDR6X`).
+    memory: &'static str,
 }
 
 use DType::{Bf16, Fp16, Fp32, Fp4, Fp8, Int4, Int8};
@@ -103,6 +106,7 @@ pub(super) const SHEETS: [Sheet; 18] = [
             (Pcie, 1.6e10, None, TPU_HOST),
             (Dcn, 6.25e9, None, TPU_DCN),
         ],
+        memory: "HBM",
     },
     Sheet {
         id: "v4p",
@@ -116,6 +120,7 @@ pub(super) const SHEETS: [Sheet; 18] = [
             (Pcie, 1.6e10, None, TPU_HOST),
             (Dcn, 6.25e9, None, TPU_DCN),
         ],
+        memory: "HBM",
     },
     Sheet {
         id: "v5e",
@@ -130,6 +135,7 @@ pub(super) const SHEETS: [Sheet; 18] = [
             (Pcie, 1.6e10, None, TPU_HOST),
             (Dcn, 3.125e9, None, TPU_DCN),
         ],
+        memory: "HBM",
     },
     Sheet {
         id: "v5p",
@@ -143,6 +149,7 @@ pub(super) const SHEETS: [Sheet; 18] = [
             (Pcie, 1.6e10, None, TPU_HOST),
             (Dcn, 6.25e9, None, TPU_DCN),
         ],
+        memory: "HBM",
     },
     Sheet {
         id: "v6e",
@@ -156,6 +163,7 @@ pub(super) const SHEETS: [Sheet; 18] = [
             (Pcie, 3.2e10, None, TPU_HOST),
             (Dcn, 1.25e10, None, TPU_DCN),
         ],
+        memory: "HBM",
     },
     Sheet {
         id: "tpu7x",
@@ -169,6 +177,7 @@ pub(super) const SHEETS: [Sheet; 18] = [
             (Pcie, 1.6e10, None, TPU_HOST),
             (Dcn, 1.25e10, None, TPU_DCN),
         ],
+        memory: "HBM",
     },
     Sheet {
         id: "a100",
@@ -187,6 +196,7 @@ pub(super) const SHEETS: [Sheet; 18] = [
             (Pcie, 3.2e10, None, PCIE4),
             (Dcn, 2.5e10, None, IB_A100),
         ],
+        memory: "HBM",
     },
     Sheet {
         id: "h100",
@@ -206,6 +216,7 @@ pub(super) const SHEETS: [Sheet; 18] = [
             (Pcie, 6.4e10, None, PCIE5),
             (Dcn, 5e10, None, IB),
         ],
+        memory: "HBM",
     },
     Sheet {
         id: "h200",
@@ -225,6 +236,7 @@ pub(super) const SHEETS: [Sheet; 18] = [
             (Pcie, 6.4e10, None, PCIE5),
             (Dcn, 5e10, None, IB),
         ],
+        memory: "HBM",
     },
     Sheet {
         id: "b200",
@@ -245,6 +257,7 @@ pub(super) const SHEETS: [Sheet; 18] = [
             (Pcie, 6.4e10, None, PCIE5),
             (Dcn, 5e10, None, IB),
         ],
+        memory: "HBM",
     },
     Sheet {
         id: "b300",
@@ -265,6 +278,7 @@ pub(super) const SHEETS: [Sheet; 18] = [
             (Pcie, 1.28e11, None, PCIE6),
             (Dcn, 1e11, None, CX8),
         ],
+        memory: "HBM",
     },
     Sheet {
         id: "gb200",
@@ -283,6 +297,7 @@ pub(super) const SHEETS: [Sheet; 18] = [
             (Hbm, 8.0e12, Some(186e9), GB200),
             (NvLink, 9.0e11, None, GPU_NVLINK),
         ],
+        memory: "HBM",
     },
     Sheet {
         id: "mi300x",
@@ -301,6 +316,7 @@ pub(super) const SHEETS: [Sheet; 18] = [
             (Fabric, 4.48e11, None, AMD_FABRIC),
             (Pcie, 6.4e10, None, PCIE5),
         ],
+        memory: "HBM",
     },
     Sheet {
         id: "mi325x",
@@ -319,6 +335,7 @@ pub(super) const SHEETS: [Sheet; 18] = [
             (Fabric, 4.48e11, None, AMD_FABRIC),
             (Pcie, 6.4e10, None, PCIE5),
         ],
+        memory: "HBM",
     },
     Sheet {
         id: "mi355x",
@@ -337,6 +354,7 @@ pub(super) const SHEETS: [Sheet; 18] = [
             (Hbm, 8.0e12, Some(288e9), MI355X),
             (Fabric, 5.376e11, None, AMD_FABRIC),
         ],
+        memory: "HBM",
     },
     Sheet {
         id: "rtx3090",
@@ -354,6 +372,7 @@ pub(super) const SHEETS: [Sheet; 18] = [
             (Hbm, 9.36e11, Some(24e9), "NVIDIA GeForce RTX 3090 specifications (24 GB GDDR6X, 936 GB/s)"),
             (Pcie, 3.2e10, None, PCIE4),
         ],
+        memory: "GDDR6X",
     },
     Sheet {
         id: "trn2",
@@ -371,6 +390,7 @@ pub(super) const SHEETS: [Sheet; 18] = [
             (Fabric, 5.12e11, None, TRN2_LINK),
             (Dcn, 2.5e10, None, TRN2_EFA),
         ],
+        memory: "HBM",
     },
     Sheet {
         id: "gaudi3",
@@ -384,6 +404,7 @@ pub(super) const SHEETS: [Sheet; 18] = [
             (Pcie, 6.4e10, None, PCIE5),
             (Dcn, 7.5e10, None, GAUDI3_NET),
         ],
+        memory: "HBM",
     },
 ];
 
@@ -413,5 +434,6 @@ pub(super) fn chip_of(s: &Sheet) -> Chip {
             })
             .collect(),
         vector: s.vector.as_ref().map(peak_of),
+        memory: s.memory,
     }
 }

@@ -245,9 +245,22 @@ pub struct Chip {
     /// elementwise work and reductions run; `dtype` is the type the figure
     /// is quoted for. `None` when no figure is published.
     pub vector: Option<Peak>,
+    /// What its main memory (the [`LevelKind::Hbm`] level) is called:
+    /// `HBM`, as the chapter calls every accelerator's, or the part's own
+    /// where it is not HBM (`GDDR6X` on an RTX 3090).
+    pub memory: &'static str,
 }
 
 impl Chip {
+    /// What the chip calls the level `kind`: its main memory's own name
+    /// ([`Chip::memory`]) for [`LevelKind::Hbm`], else the level's.
+    pub fn level_name(&self, kind: LevelKind) -> &'static str {
+        match kind {
+            LevelKind::Hbm => self.memory,
+            k => k.name(),
+        }
+    }
+
     /// The dense peak for `dtype`, or an error naming the chip and type.
     pub fn peak(&self, dtype: DType) -> Result<f64, CoreError> {
         self.peaks

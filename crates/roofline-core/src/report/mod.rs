@@ -74,8 +74,8 @@ pub fn critical_text(dim: &str, c: &CriticalSize) -> String {
         CriticalSize::At {
             size,
             compute_bound_above: true,
-        } => format!("{dim} > {}", sci(*size)),
-        CriticalSize::At { size, .. } => format!("{dim} < {}", sci(*size)),
+        } => format!("{dim} > {}", format::count(*size)),
+        CriticalSize::At { size, .. } => format!("{dim} < {}", format::count(*size)),
         CriticalSize::Never { .. } => "never".to_string(),
         CriticalSize::Always => "always".to_string(),
     }
@@ -109,8 +109,9 @@ pub fn critical_meaning(dim: &str, c: &CriticalSize, critical_intensity: f64) ->
 /// Every result row, in display order. `critical` is the critical size and
 /// the dimension it is about (usually the small dimension, `B`).
 pub fn rows(a: &Analysis, critical: Option<(&str, &CriticalSize)>) -> Vec<ResultRow> {
-    let level = a.level.name();
+    let level = a.level_name;
     let dtype = a.compute_dtype.name();
+    let roof = roof_name(a);
     let mut v = vec![
         row(
             "flops",
@@ -176,7 +177,7 @@ pub fn rows(a: &Analysis, critical: Option<(&str, &CriticalSize)>) -> Vec<Result
             Some(a.critical_intensity),
             format::intensity(a.critical_intensity),
             format!(
-                "Peak {dtype} FLOPs/s ÷ {level} bandwidth: an algorithm needs more FLOPs per byte than this to be compute-bound."
+                "The {roof} ÷ {level} bandwidth: an algorithm needs more FLOPs per byte than this to be compute-bound."
             ),
         ),
         row(
@@ -186,7 +187,7 @@ pub fn rows(a: &Analysis, critical: Option<(&str, &CriticalSize)>) -> Vec<Result
             format::seconds(a.t_math),
             match a.unit {
                 crate::ComputeUnit::Matrix => {
-                    format!("FLOPs ÷ peak {dtype} FLOPs/s: the time the math alone takes.")
+                    format!("FLOPs ÷ the {dtype} peak of the matrix unit: the time the math alone takes.")
                 }
                 crate::ComputeUnit::Vector => "FLOPs ÷ the vector unit's peak FLOPs/s (elementwise work runs there, not on the matrix unit): the time the math alone takes.".to_string(),
             },
@@ -259,7 +260,7 @@ pub fn regime_row(a: &Analysis) -> (&'static str, String) {
     let i = format::intensity(a.intensity);
     let c = format::intensity(a.critical_intensity);
     let roof = roof_name(a);
-    let line = a.level.name();
+    let line = a.level_name;
     let text = match a.regime {
         Regime::Compute => format!(
             "Compute-bound: the {roof} binds. The intensity, {i}, is above the critical {c} (that peak over {line} bandwidth)."
@@ -269,6 +270,52 @@ pub fn regime_row(a: &Analysis) -> (&'static str, String) {
         ),
     };
     (a.regime.key(), text)
+}
+
+/// The row that sets an operation run on the vector unit against the
+/// matrix unit's peak at `dtype`, `matrix_peak` (FLOPs/s): the comparison
+/// the chapter makes for the dot product (its 240 on TPU v5e), shown
+/// beside the vector unit's own.
+pub fn matrix_comparison_row(a: &Analysis, dtype: crate::DType, matrix_peak: f64) -> ResultRow {
+    let c = matrix_peak / a.bandwidth;
+    let level = a.level_name;
+    let verdict = if a.intensity > c {
+        "compute-bound"
+    } else {
+        "bandwidth-bound"
+    };
+    row(
+        "critical-intensity-matrix",
+        "… on the matrix unit",
+        Some(c),
+        format::intensity(c),
+        format!(
+            "The {dtype} peak of the matrix unit ({}) ÷ {level} bandwidth: what the chapter compares the dot product with. Against it too the operation is {verdict}; the vector unit's lower peak, above, is where it really runs.",
+            format::flops_rate(matrix_peak)
+        ),
+    )
+}
+
+/// A note on the peak in use when the vendor's sheet also quotes a sparse
+/// figure for it (2:4 structured sparsity, usually twice the dense): both,
+/// and the critical intensity each gives against the analysis's level.
+/// `None` on the vector unit or without a sparse figure.
+pub fn sparse_note(chip: &crate::Chip, a: &Analysis) -> Option<String> {
+    if a.unit != crate::ComputeUnit::Matrix {
+        return None;
+    }
+    let p = chip.peak_entry(a.compute_dtype)?;
+    let sparse = p.sparse?;
+    Some(format!(
+        "{} {}: {} dense, used here; the sheet’s {} assumes structured sparsity and is never used. Against {} the critical intensity is {} dense, not the {} the sparse figure would give.",
+        chip.name,
+        a.compute_dtype,
+        format::flops_rate(p.dense),
+        format::flops_rate(sparse),
+        a.level_name,
+        format::intensity(p.dense / a.bandwidth),
+        format::intensity(sparse / a.bandwidth),
+    ))
 }
 
 /// The roof an analysis is read against: `bf16 peak of the matrix unit`
@@ -452,7 +499,7 @@ pub fn derivation(s: &Scenario, a: &Analysis) -> Vec<Step> {
             format::intensity(ap.intensity),
         ));
     }
-    let level = a.level.name();
+    let level = a.level_name;
     steps.push(step(
         "Critical intensity",
         match a.unit {
