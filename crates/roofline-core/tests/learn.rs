@@ -118,11 +118,16 @@ fn step_5_b_is_sequences_times_tokens() {
     );
     let t = text(5, &[option(5, 0, 8.0), option(5, 1, 1.0)]);
     assert!(t.contains("8 sequences × 1 token each gives B = 8"), "{t}");
-    // Exact critical batch with D = F = 8192 (bf16): 2BDF/peak = (2BD + 2DF + 2BF)/bw
+    // Exact critical batch with D = F = 4096 (bf16), the same matmul as
+    // step 6's: 2BDF/peak = (2BD + 2DF + 2BF)/bw
     // → B (2DF/peak − 4D/bw) = 2DF/bw → B = (DF/bw) / (DF/peak − 2D/bw).
-    let (d, f) = (8192.0, 8192.0);
+    let (d, f) = (4096.0, 4096.0);
     let b = (d * f / V5E_HBM) / (d * f / V5E_BF16 - 2.0 * d / V5E_HBM);
     assert!(t.contains(&format!("B > {}", format::sci(b))), "{t} / {b}");
+    assert!(t.contains("D = F = 4096"), "{t}");
+    // Step 6 says the same for the all-bf16 matmul.
+    let six = text(6, &[0, 0]);
+    assert!(six.contains(&format!("B > {}", format::sci(b))), "{six}");
 }
 
 #[test]
@@ -186,10 +191,17 @@ fn step_8_network_threshold_is_n_times_4378() {
     let t = v.paragraphs.join("\n");
     assert!(t.contains(&format::intensity(V5E_BF16 / V5E_ICI)), "{t}");
     assert!(
-        t.contains(&format!("D > {}", format::sci(4.0 * V5E_BF16 / V5E_ICI))),
+        t.contains(&format!("D > {}", format::count(4.0 * V5E_BF16 / V5E_ICI))),
         "{t}"
     );
     assert!(t.contains("the link is the bottleneck"), "{t}");
-    assert!(t.contains("lower bound on its cost"), "{t}");
+    assert!(t.contains("a lower bound for any other"), "{t}");
+    // Each chip's own HBM time is set against the link's: X[B, D/4],
+    // Y[D/4, F] read and Z[B, F] written, all bf16, at 8.2e11 bytes/s.
+    let own = 2.0 * (b * d / 4.0 + d / 4.0 * f + b * f);
+    close(n.analysis.memory_bytes, own, 1e-12);
+    assert!(t.contains(&format::seconds(own / 8.2e11)), "{t}");
+    assert!(t.contains("B = 256, D = 16384, F = 4096 and N = 4"), "{t}");
+    assert!(!t.contains("e4"), "one number format: {t}");
     assert_eq!(v.state.chips, 4);
 }

@@ -43,10 +43,10 @@ pub static STEPS: [Step; 8] = [
             kind: ControlKind::Select,
             values: &[0.0, 1.0, 2.0, 3.0],
             names: &[
-                "Dot product, N = 10⁶",
-                "Matmul, all bf16, B = 256",
-                "Matmul with int8 weights, B = 256",
-                "Batched matmul, a matrix per example",
+                "Dot product in bf16, N = 10⁶ (vector unit)",
+                "Matmul, all bf16, B = 256, D = F = 4096",
+                "Matmul, int8 weights, bf16 activations and output, B = 256, D = F = 4096",
+                "Batched matmul, all int8 (int8 peak), a matrix per example, B = 256, D = F = 4096",
             ],
             default: 1,
         }],
@@ -124,7 +124,7 @@ pub static STEPS: [Step; 8] = [
         ],
         figure: Figure::Roofline,
         axes_switch: false,
-        build: |v| matmul(Shortcut::Matmul, v[0] * v[1], 8192.0, None),
+        build: |v| matmul(Shortcut::Matmul, v[0] * v[1], 4096.0, None),
         words: batch_words,
     },
     Step {
@@ -378,7 +378,7 @@ fn time_words(v: &CalcView, _: &[f64]) -> Result<Vec<String>, CoreError> {
             format::flops_rate(a.peak),
             a.compute_dtype,
             format::bandwidth(a.bandwidth),
-            a.level.name(),
+            a.level_name,
             format::seconds(a.t_math),
             format::seconds(a.t_comms),
         ),
@@ -402,12 +402,14 @@ fn intensity_words(v: &CalcView, values: &[f64]) -> Result<Vec<String>, CoreErro
     Ok(vec![
         "Which time is larger comes down to comparing two ratios, one of the operation and one of the chip. T_math > T_comms means FLOPs ÷ peak > bytes ÷ bandwidth, which is the same as FLOPs ÷ bytes > peak ÷ bandwidth.".to_string(),
         format!(
-            "The left side belongs to the operation: its arithmetic intensity, {} ÷ {} = {}. The right side belongs to the chip and one of its memories: the critical intensity, {} ÷ {} = {}, the FLOPs the chip can do in the time that memory delivers one byte.",
+            "The left side belongs to the operation: its arithmetic intensity, {} ÷ {} = {}. The right side belongs to the chip and one of its memories: the critical intensity, {} ({}) ÷ {} ({}) = {}, the FLOPs the chip can do in the time that memory delivers one byte.",
             format::flops(a.flops),
             format::bytes(a.bytes),
             format::intensity(a.intensity),
             format::flops_rate(a.peak),
+            crate::report::roof_name(a),
             format::bandwidth(a.bandwidth),
+            a.level_name,
             format::intensity(a.critical_intensity),
         ),
         format!(
@@ -418,8 +420,27 @@ fn intensity_words(v: &CalcView, values: &[f64]) -> Result<Vec<String>, CoreErro
             format::flops_rate(a.attained),
         ),
         match values[0] as u32 {
-            0 => "The dot product uses each number it reads in one multiply-add: its intensity stays below 1 however long the vectors are.".to_string(),
-            3 => "The batched matmul has a matrix of its own for every example, so nothing read is shared across the batch: about 2 FLOPs per weight byte whatever B is.".to_string(),
+            0 if a.unit != crate::ComputeUnit::Vector => "The dot product uses each number it reads in one multiply-add: its intensity stays below 1 however long the vectors are.".to_string(),
+            0 => {
+                let matrix = v
+                    .chip
+                    .as_ref()
+                    .and_then(|c| c.peak(a.compute_dtype).ok())
+                    .unwrap_or(f64::NAN);
+                format!(
+                    "The dot product uses each number it reads in one multiply-add: its intensity stays below 1 however long the vectors are. Work like this, with nothing to reuse, runs on the vector unit, so the roof here is its peak, {}, not the matrix unit’s {} the matmuls use. The chapter compares the dot product with the matrix unit’s critical intensity, {} ÷ {} = {}: against either roof it is far below, so bandwidth-bound.",
+                    format::flops_rate(a.peak),
+                    format::flops_rate(matrix),
+                    format::flops_rate(matrix),
+                    format::bandwidth(a.bandwidth),
+                    format::intensity(matrix / a.bandwidth),
+                )
+            }
+            3 => format!(
+                "The batched matmul has a matrix of its own for every example, so nothing read is shared across the batch: about 2 FLOPs per weight byte whatever B is. It is all int8, so its roof is the int8 peak, {}, and its critical intensity {}: twice the bf16 one, and even further out of reach.",
+                format::flops_rate(a.peak),
+                format::intensity(a.critical_intensity),
+            ),
             _ => match &a.approx {
                 // The shortcut and the exact count disagree on the regime.
                 Some(ap) if ap.intensity > a.critical_intensity && a.intensity <= a.critical_intensity => format!(
@@ -437,7 +458,7 @@ fn reading_words(v: &CalcView, _: &[f64]) -> Result<Vec<String>, CoreError> {
     Ok(vec![
         "The figure plots the FLOP/s an operation can attain (up) against its arithmetic intensity (across). Under one bandwidth, an operation of intensity I can attain at most I × bandwidth: the sloped line. It can never beat the chip’s peak: the flat roof. The lower of the two is the roofline.".to_string(),
         format!(
-            "Here HBM moves {}. Its line meets the roof where I × bandwidth = peak, at I = {} ÷ {} = {}: the critical intensity. Left of it an operation is bandwidth-bound, right of it compute-bound. This matmul sits at {}, so it is {}.",
+            "Here HBM moves {}. Its line meets the roof where I × bandwidth = peak, at I = {} ÷ {} = {}: the critical intensity. Left of it an operation is bandwidth-bound, right of it compute-bound. This matmul (all bf16, B = 256, D = F = 4096) sits at {}, so it is {}.",
             format::bandwidth(a.bandwidth),
             format::flops_rate(a.peak),
             format::bandwidth(a.bandwidth),
@@ -472,16 +493,45 @@ fn levels_words(v: &CalcView, _: &[f64]) -> Result<Vec<String>, CoreError> {
             format::flops_rate(a.peak),
         ),
         format!(
-            "With the weights in {} and B = {}, the matmul’s intensity is {} against {}’s critical intensity {}: it is {}.",
-            a.level.name(),
+            "With the weights in {} and B = {} (all bf16, D = F = 4096), the matmul’s intensity is {} against {}’s critical intensity {}: it is {}.{}",
+            a.level_name,
             n(size(v, "B")),
             format::intensity(a.intensity),
-            a.level.name(),
+            a.level_name,
             format::intensity(a.critical_intensity),
             a.regime.label(),
+            fit_note(v, a, chip),
         ),
         "A faster memory never raises the roof; it lets a less intense operation reach it. That is why a small batch wants its weights in VMEM, if they fit. There is no single critical intensity for a chip: there is one for each memory and each link.".to_string(),
     ])
+}
+
+/// When the operands do not fit in the level the step reads them from (a
+/// large batch "in VMEM"), a sentence saying that the picture no longer
+/// holds; empty when they fit or the level has no capacity.
+fn fit_note(v: &CalcView, a: &Analysis, chip: &crate::Chip) -> String {
+    let Some(cap) = chip
+        .levels
+        .iter()
+        .find(|l| l.kind == a.level)
+        .and_then(|l| l.capacity)
+    else {
+        return String::new();
+    };
+    if a.bytes <= cap {
+        return String::new();
+    }
+    let x = size(v, "B") * size(v, "D") * 2.0;
+    format!(
+        " But X, Y and Z take {} together (X alone {} at B = {}), more than {}’s {}: they cannot all sit in {} at once, so this case leaves the step’s assumption behind. A real kernel would stream X through {} from HBM, and HBM’s line would bind.",
+        format::bytes(a.bytes),
+        format::bytes(x),
+        n(size(v, "B")),
+        a.level_name,
+        format::bytes(cap),
+        a.level_name,
+        a.level_name,
+    )
 }
 
 fn batch_words(v: &CalcView, values: &[f64]) -> Result<Vec<String>, CoreError> {
@@ -508,7 +558,7 @@ fn batch_words(v: &CalcView, values: &[f64]) -> Result<Vec<String>, CoreError> {
             },
         ),
         format!(
-            "Since the intensity is about B, the matmul turns compute-bound once B passes the number equal to the critical intensity, {}: that many tokens is the critical batch size. Solved with every byte counted, it is compute-bound {}. At B = {} it is {}.",
+            "Since the intensity is about B, the matmul turns compute-bound once B passes the number equal to the critical intensity, {}: that many tokens is the critical batch size. Solved with every byte counted, it is compute-bound {}: a little above, since X’s and Z’s bytes count too (the larger D and F, the closer to the critical intensity). At B = {} it is {}.",
             format::intensity(a.critical_intensity),
             critical,
             n(b),
@@ -524,6 +574,7 @@ fn dtype_words(v: &CalcView, _: &[f64]) -> Result<Vec<String>, CoreError> {
             .ok_or_else(|| CoreError::Invalid("the step has no operation".to_string()))?;
     let w = op.inputs.get(1).map_or(DType::Bf16, |y| y.dtype);
     let x = op.inputs.first().map_or(DType::Bf16, |y| y.dtype);
+    let out = op.output.dtype;
     // All bf16 on the same chip, for comparison.
     let base = evaluate(&CalcInput::from_state(&matmul(
         Shortcut::Matmul,
@@ -545,6 +596,17 @@ fn dtype_words(v: &CalcView, _: &[f64]) -> Result<Vec<String>, CoreError> {
     } else {
         ""
     };
+    // int8 math with a bf16 output: why the critical batch ends above the
+    // all-bf16 one although the peak doubled.
+    let wider_out = if a.compute_dtype == DType::Int8 && out.bytes() > x.bytes() {
+        format!(
+            " Why above the all-bf16 one, when the int8 peak doubled? The critical intensity doubled too ({}), and the int8 inputs halve their bytes, but the {out} output Z still takes {} per element: its 2BF bytes weigh twice as much against the halved rest, so B must grow a little further.",
+            format::intensity(a.critical_intensity),
+            per_element(out),
+        )
+    } else {
+        String::new()
+    };
     Ok(vec![
         format!(
             "A multiply-add is 2 FLOPs whether it multiplies bf16, int8 or int4 numbers: this matmul does {} for every choice. What the type changes is how many bytes each element takes ({} weights: {} per element) and the peak the chip reaches in the type the math runs in ({} in {}{}).",
@@ -560,11 +622,13 @@ fn dtype_words(v: &CalcView, _: &[f64]) -> Result<Vec<String>, CoreError> {
             },
         ),
         format!(
-            "{w} weights and {x} activations at B = {}: {} moved, intensity {}{approx}, against a critical intensity of {}. It is compute-bound {}{base_text}.{converted}",
+            "{w} weights, {x} activations and a {out} output Z, at B = {} and D = F = {}: {} moved, intensity {}{approx}, against a critical intensity of {} ({} peak ÷ HBM bandwidth). It is compute-bound {}{base_text}.{converted}{wider_out}",
             n(size(v, "B")),
+            n(size(v, "D")),
             format::bytes(a.bytes),
             format::intensity(a.intensity),
             format::intensity(a.critical_intensity),
+            a.compute_dtype,
             compute_bound(v),
         ),
         "Narrow weights with bf16 math are common when serving: the weights are read narrow and widened on the chip, so the weights’ bytes shrink while the peak stays bf16’s. Weights half as wide (int8) roughly halve the critical batch, a quarter as wide (int4) roughly quarter it. Doing the math in int8 as well doubles the peak on a chip that has it, and moves the bend back out.".to_string(),
@@ -624,28 +688,37 @@ fn network_words(v: &CalcView, _: &[f64]) -> Result<Vec<String>, CoreError> {
         .as_ref()
         .ok_or_else(|| CoreError::Invalid("the step has no network result".to_string()))?;
     let na = &net.analysis;
+    let mem = na.memory_name;
+    let link = na.link.name();
+    let slowest = match na.binding {
+        crate::network::NetBinding::Link => format!("the send over {link}"),
+        crate::network::NetBinding::Memory => mem.to_string(),
+        crate::network::NetBinding::Math => "the math".to_string(),
+    };
     Ok(vec![
         format!(
-            "Split the summed-over dimension D across N chips. With N = 2, X·Y = X₀·Y₀ + X₁·Y₁: each chip multiplies its half of D and holds a partial Z[B,F] that must be added to the other’s. Here N = {} and each chip’s slice of D is {}.{}",
+            "Split the summed-over dimension D across N chips. With N = 2, X·Y = X₀·Y₀ + X₁·Y₁: each chip multiplies its half of D and holds a partial Z[B,F] that must be added to the other’s. Here B = {}, D = {}, F = {} and N = {}, so each chip’s slice of D is {}.{}",
+            n(size(v, "B")),
+            n(size(v, "D")),
+            n(size(v, "F")),
             na.chips,
             n(na.shard_per_chip),
             if na.chips > 2 {
-                " With more than two chips the N partial results must all be summed (a reduction, which later chapters cover); counting one 2BF send per chip, as here, is a lower bound on its cost."
+                " With more than two chips the N partial results must all be summed (a reduction, which later chapters cover); one send of 2BF per chip, as counted here, is what a reduction inside the network’s switches needs and a lower bound for any other (the calculator also offers a ring all-reduce, 2(N−1)/N sends per chip)."
             } else {
                 ""
             },
         ),
         format!(
-            "Everything is per chip. Each does 2BDF ÷ N = {} (T_math = {}) and sends its partial result, 2BF = {} in bf16, over one {} link in one direction at {} (T_comms = {}).",
+            "Everything is per chip. Each does 2BDF ÷ N = {} (T_math = {}) and sends its partial result, 2BF = {} in bf16, over one {link} link in one direction at {} (T_comms = {}).",
             format::flops(na.flops_per_chip),
             format::seconds(na.t_math),
             format::bytes(na.bytes_sent),
-            na.link.name(),
             format::bandwidth(na.bandwidth),
             format::seconds(na.t_comms),
         ),
         format!(
-            "The network intensity is (2BDF ÷ N) ÷ 2BF = D ÷ N = {}; the link’s critical intensity is peak ÷ link bandwidth = {} ÷ {} = {}. {} B has cancelled: only D matters, and the split matmul is compute-bound over {} {}.",
+            "The network intensity is (2BDF ÷ N) ÷ 2BF = D ÷ N = {}; the link’s critical intensity is peak ÷ link bandwidth = {} ÷ {} = {}. {} B has cancelled: only D matters, and the split matmul is compute-bound over {link} {}.",
             format::intensity(na.intensity),
             format::flops_rate(na.peak),
             format::bandwidth(na.bandwidth),
@@ -654,9 +727,17 @@ fn network_words(v: &CalcView, _: &[f64]) -> Result<Vec<String>, CoreError> {
                 Regime::Compute => "So the math takes longer than the send: the link is not the bottleneck.",
                 Regime::Bandwidth => "So the send takes longer than the math: the link is the bottleneck.",
             },
-            na.link.name(),
             when(&na.shard_dim, &na.threshold),
         ),
-        "The link’s figure is one link in one direction; spec sheets often quote a chip’s total over all its links and both directions, which is larger. Reading X and Y from HBM is a separate bound, the memory line on the same chart: the network bound counts only the bytes that cross the link, and the slower of the two decides. The sum of the partial results (BF additions) is not counted, as in the chapter.".to_string(),
+        format!(
+            "Each chip also reads its own share of the inputs from {mem}, X[B, D/N] and Y[D/N, F], and writes its partial Z[B,F] there: {} at {}, T_{mem} = {}. The three times per chip are the math {}, {mem} {} and {link} {}: {slowest} is the slowest, so it binds.",
+            format::bytes(na.memory_bytes),
+            format::bandwidth(na.memory_bandwidth),
+            format::seconds(na.t_memory),
+            format::seconds(na.t_math),
+            format::seconds(na.t_memory),
+            format::seconds(na.t_comms),
+        ),
+        "The link’s figure is one link in one direction; spec sheets often quote a chip’s total over all its links and both directions, which is larger. The sum of the partial results (BF additions each) is not counted, as in the chapter.".to_string(),
     ])
 }
