@@ -10,6 +10,7 @@
 
 mod axis;
 pub mod batch;
+mod batch_current;
 mod error;
 mod frame;
 mod labels;
@@ -20,6 +21,7 @@ mod style;
 pub mod theme;
 
 pub use batch::{batch_csv, batch_for, draw_batch, BatchChart, BatchSeries};
+pub use batch_current::{batch_with_current, CurrentBatch};
 pub use plotters::prelude::DrawingBackend;
 pub use roofline::{
     draw_roofline, draw_roofline_points, nearest, BandwidthLine, OpMarker, OtherRoof, PlotFrame,

@@ -9,7 +9,7 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 
 use crate::page::choice::{choice, fixed};
-use roofline_charts::{batch_csv, batch_for, draw_batch, BatchChart};
+use roofline_charts::{batch_csv, batch_with_current, draw_batch, CurrentBatch};
 use roofline_core::calc::{CalcInput, CalcView};
 use roofline_core::input::parse_positive;
 
@@ -31,15 +31,16 @@ pub fn BatchChartView(
     /// The evaluated view: the scenario swept and the dimensions to choose from.
     view: Memo<Arc<CalcView>>,
 ) -> impl IntoView {
-    // What to draw; `Err` holds a message shown instead of the chart.
-    let spec = Memo::new(move |_| -> Result<BatchChart, String> {
+    // What to draw: the operation on screen first, then the pairs; `Err`
+    // holds a message shown instead of the chart.
+    let spec = Memo::new(move |_| -> Result<CurrentBatch, String> {
         let log = log.get();
         let pairs = pairs.get();
         view.with(|v| {
             let Some(s) = &v.scenario else {
                 return Err("Nothing to draw yet.".to_string());
             };
-            batch_for(s, &v.batch_dim, &pairs, log).map_err(|e| e.to_string())
+            batch_with_current(s, &v.batch_dim, &pairs, log).map_err(|e| e.to_string())
         })
     });
     let canvas_ref = NodeRef::<Canvas>::new();
@@ -47,7 +48,7 @@ pub fn BatchChartView(
     keep_drawn(spec, canvas_ref, error, |canvas, spec| {
         let theme = theme();
         draw_on(canvas, "batch", |root, dpr| {
-            draw_batch(root, spec, &theme, dpr)
+            draw_batch(root, &spec.chart, &theme, dpr)
         })
         .map(|_| ())
     });
@@ -75,34 +76,55 @@ pub fn BatchChartView(
             spec.with(|s| {
                 s.as_ref()
                     .ok()
-                    .and_then(|s| s.series.get(i))
+                    .and_then(|s| s.chart.series.get(i))
                     .map(|x| format!("{}: {}", x.label, x.crossover_text))
                     .unwrap_or_default()
             })
         }
     };
-    let curves = Memo::new(move |_| spec.with(|s| s.as_ref().map_or(0, |s| s.series.len())));
+    // Which pair each curve draws (`None`: the operation's own curve, which
+    // has no Remove button); the list is re-created when this changes.
+    let curves = Memo::new(move |_| {
+        spec.with(|s| {
+            s.as_ref()
+                .map(|s| {
+                    s.pair_of
+                        .iter()
+                        .map(|p| p.map_or(-1, |i| i as i64))
+                        .collect::<Vec<_>>()
+                })
+                .unwrap_or_default()
+        })
+    });
     // Two memos of types the page already has, rather than one of a pair.
     let dims = Memo::new(move |_| view.with(|v| v.dim_options.clone()));
     let dim = Memo::new(move |_| view.with(|v| v.batch_dim.clone()));
     let pair_list = move || {
-        (0..curves.get())
-            .map(|i| {
-                view! {
-                    <li data-testid="batch-pair">
-                        <span>{label(i)}</span>
+        curves
+            .get()
+            .into_iter()
+            .enumerate()
+            .map(|(i, pair)| {
+                let remove = usize::try_from(pair).ok().map(|at| {
+                    view! {
                         <button
                             type="button"
                             class="secondary small"
                             aria-label=format!("Remove curve {}", i + 1)
                             on:click=move |_| pairs.update(|p| {
-                                if i < p.len() {
-                                    p.remove(i);
+                                if at < p.len() {
+                                    p.remove(at);
                                 }
                             })
                         >
                             "Remove"
                         </button>
+                    }
+                });
+                view! {
+                    <li data-testid="batch-pair" data-current=if pair < 0 { "true" } else { "false" }>
+                        <span>{label(i)}</span>
+                        {remove}
                     </li>
                 }
             })
@@ -118,7 +140,10 @@ pub fn BatchChartView(
     let export_csv = move |_| {
         spec.with_untracked(|spec| {
             if let Ok(spec) = spec {
-                let _ = download("batch-size.csv", &data_url("text/csv", &batch_csv(spec)));
+                let _ = download(
+                    "batch-size.csv",
+                    &data_url("text/csv", &batch_csv(&spec.chart)),
+                );
             }
         });
     };
@@ -181,7 +206,7 @@ pub fn BatchChartView(
                 {save_svg_button(
                     "batch-svg",
                     "batch-size.svg",
-                    move || spec.with_untracked(|s| s.as_ref().ok().cloned().map(SvgChart::Batch)),
+                    move || spec.with_untracked(|s| s.as_ref().ok().map(|s| SvgChart::Batch(s.chart.clone()))),
                     error,
                 )}
                 <button type="button" data-testid="batch-csv" on:click=export_csv>"Save CSV"</button>
