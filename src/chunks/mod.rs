@@ -10,10 +10,12 @@
 //! progress), which the build puts in a shared `chunk_<n>.wasm`.
 
 pub mod batch;
+pub mod chip;
 pub mod compare;
 pub mod learn;
 pub mod link;
 pub mod measure;
+pub mod network;
 pub mod quiz;
 pub mod storage;
 pub mod svg;

@@ -10,9 +10,9 @@ use crate::page::field::is_open;
 use roofline_core::calc::{CalcInput, CalcView};
 use roofline_core::hardware::{catalogue, preset};
 use roofline_core::state::default_level2;
-use roofline_core::{DType, Family, LevelKind};
+use roofline_core::Family;
 
-use crate::page::field::TextField;
+use crate::chunks::chip::ChipFields;
 use crate::page::why::why_list;
 use roofline_core::explain;
 
@@ -44,60 +44,10 @@ pub fn ChipPanel(
     let tpus = options(Family::Tpu);
     let gpus = options(Family::Gpu);
     let others = options(Family::Other);
-    // Fields are re-created when the chip changes or on reset, so their text
-    // resets; typing only updates the error and note signals. They are
-    // built when the numbers are first opened: closed, they are not seen,
-    // and the start builds less.
+    // The fields are the chip chunk's, built when the numbers are first
+    // opened; they are re-created when the chip changes or on reset.
     let generation = RwSignal::new(0u32);
     let opened = RwSignal::new(false);
-    let fields = move || {
-        let _chip = chip_id.get();
-        let _ = generation.get();
-        let _ = epoch.get();
-        if !opened.get() {
-            return Vec::new();
-        }
-        let initial = view.with_untracked(|v| v.chip_fields.clone());
-        initial
-            .into_iter()
-            .map(|f| {
-                let id = f.id.clone();
-                let id_note = id.clone();
-                let id_err = id.clone();
-                let note = Memo::new(move |_| {
-                    view.with(|v| {
-                        v.chip_fields
-                            .iter()
-                            .find(|x| x.id == id_note)
-                            .map(|x| x.note.clone())
-                            .unwrap_or_default()
-                    })
-                });
-                let error = Memo::new(move |_| {
-                    view.with(|v| {
-                        v.chip_fields
-                            .iter()
-                            .find(|x| x.id == id_err)
-                            .and_then(|x| x.error.clone())
-                    })
-                });
-                let on_input = Callback::new(move |text: String| {
-                    input.update(|i| {
-                        if id == "peak-vector" {
-                            i.vector_edit = Some(text);
-                        } else if let Some(d) = id.strip_prefix("peak-").and_then(|d| d.parse::<DType>().ok()) {
-                            i.peak_edits.insert(d, text);
-                        } else if let Some(l) = id.strip_prefix("bw-").and_then(LevelKind::from_key) {
-                            i.bw_edits.insert(l, text);
-                        }
-                    })
-                });
-                view! {
-                    <TextField id=f.id.clone() label=f.label.clone() initial=f.text.clone() note=note error=error on_input=on_input />
-                }
-            })
-            .collect_view()
-    };
     let edited = Memo::new(move |_| {
         input
             .with(|i| !i.peak_edits.is_empty() || !i.bw_edits.is_empty() || i.vector_edit.is_some())
@@ -147,7 +97,10 @@ pub fn ChipPanel(
                     "Edit the chip’s numbers"
                     {shown(edited, || " (edited: a custom chip)")}
                 </summary>
-                <div class="fields">{fields}</div>
+                {shown(
+                    Memo::new(move |_| opened.get()),
+                    move || view! { <ChipFields input=input view=view epoch=epoch generation=generation /> },
+                )}
                 <button
                     type="button"
                     class="secondary"

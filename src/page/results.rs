@@ -7,6 +7,7 @@
 
 use std::sync::Arc;
 
+use crate::chunks::network::NetworkResults;
 use crate::page::shown::shown;
 use crate::page::why::why_list;
 use leptos::prelude::*;
@@ -14,21 +15,14 @@ use roofline_core::calc::CalcView;
 use roofline_core::explain;
 use roofline_core::report::ResultRow;
 
-/// Which list of rows a table shows.
-type Pick = fn(&CalcView) -> &[ResultRow];
-
 fn main_rows(v: &CalcView) -> &[ResultRow] {
     &v.rows
 }
 
-fn network_rows(v: &CalcView) -> &[ResultRow] {
-    v.network.as_ref().map_or(&[], |n| &n.rows)
-}
-
 /// One cell's text: `part` of the row `key`, or empty while it is missing.
-fn cell(
-    results: Memo<Arc<CalcView>>,
-    pick: Pick,
+fn cell<T: Send + Sync + 'static>(
+    results: Memo<Arc<T>>,
+    pick: fn(&T) -> &[ResultRow],
     key: &'static str,
     part: fn(&ResultRow) -> String,
 ) -> impl Fn() -> String + Copy {
@@ -43,7 +37,11 @@ fn cell(
     }
 }
 
-fn row_view(results: Memo<Arc<CalcView>>, pick: Pick, key: &'static str) -> impl IntoView {
+fn row_view<T: Send + Sync + 'static>(
+    results: Memo<Arc<T>>,
+    pick: fn(&T) -> &[ResultRow],
+    key: &'static str,
+) -> impl IntoView {
     let value = cell(results, pick, key, |r| {
         r.value.map(|v| v.to_string()).unwrap_or_default()
     });
@@ -58,8 +56,13 @@ fn row_view(results: Memo<Arc<CalcView>>, pick: Pick, key: &'static str) -> impl
     }
 }
 
-/// The rows of `pick`, re-created only when the set of rows changes.
-fn rows_view(results: Memo<Arc<CalcView>>, pick: Pick) -> impl IntoView {
+/// The rows `pick` takes from `results`, re-created only when the set of
+/// rows changes; each value cell is `data-testid="result-KEY"` with its
+/// `data-value`. The network chunk shows its rows with it too.
+pub fn rows_view<T: Send + Sync + 'static>(
+    results: Memo<Arc<T>>,
+    pick: fn(&T) -> &[ResultRow],
+) -> impl IntoView {
     // Owned keys: a memo of `Vec<String>` shares its code with the page's
     // other lists. The rows are built from the static keys they carry.
     let keys = Memo::new(move |_| {
@@ -94,9 +97,6 @@ pub fn Results(
     let regime_key =
         Memo::new(move |_| results.with(|v| v.regime.as_ref().map(|r| r.0.to_string())));
     let regime_text = move || results.with(|v| v.regime.as_ref().map(|r| r.1.clone()));
-    let network = move |f: fn(&roofline_core::calc::NetworkView) -> String| {
-        move || results.with(|v| v.network.as_ref().map(f).unwrap_or_default())
-    };
     view! {
         <section class="panel" aria-labelledby="results-title">
             <h2 id="results-title">"Results"</h2>
@@ -122,30 +122,7 @@ pub fn Results(
             {why_list(explain::RESULTS)}
             {shown(
                 Memo::new(move |_| results.with(|v| v.network.is_some())),
-                move || view! {
-                <h3>
-                    {network(|n| {
-                        format!("Network roofline: {} chips over {}", n.analysis.chips, n.analysis.link)
-                    })}
-                </h3>
-                <p
-                    data-testid="result-net-regime"
-                    data-value=network(|n| n.analysis.regime.key().to_string())
-                >
-                    {network(|n| n.regime.clone())}
-                </p>
-                <p
-                    data-testid="result-net-binding"
-                    data-value=network(|n| n.analysis.binding.key().to_string())
-                >
-                    {network(|n| n.binding.clone())}
-                </p>
-                <table class="results">
-                    <tbody>{rows_view(results, network_rows)}</tbody>
-                </table>
-                <p class="note">{network(|n| n.assumptions.to_string())}</p>
-                {why_list(explain::NETWORK)}
-                },
+                move || view! { <NetworkResults results=results /> },
             )}
         </section>
     }

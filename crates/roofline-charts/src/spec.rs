@@ -44,7 +44,6 @@ pub fn roofline_for_view(v: &CalcView, log: bool) -> Result<RooflineChart, Strin
     }));
     // Across chips, the link's line and the network intensity.
     if let Some(n) = &v.network {
-        let n = &n.analysis;
         chart.add_network(n.link.key(), n.link.name(), n.bandwidth, n.intensity);
     }
     if !log {

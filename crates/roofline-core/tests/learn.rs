@@ -184,10 +184,10 @@ fn step_8_network_threshold_is_n_times_4378() {
     let v = step_view(8, &[option(8, 0, 4.0), option(8, 1, 16384.0)]).unwrap();
     let n = v.view.network.as_ref().unwrap();
     let (b, d, f) = (256.0, 16384.0, 4096.0);
-    close(n.analysis.flops_per_chip, 2.0 * b * d * f / 4.0, 1e-12);
-    close(n.analysis.bytes_sent, 2.0 * b * f, 1e-12);
-    close(n.analysis.intensity, d / 4.0, 1e-12);
-    close(n.analysis.critical_intensity, V5E_BF16 / V5E_ICI, 1e-12);
+    close(n.flops_per_chip, 2.0 * b * d * f / 4.0, 1e-12);
+    close(n.bytes_sent, 2.0 * b * f, 1e-12);
+    close(n.intensity, d / 4.0, 1e-12);
+    close(n.critical_intensity, V5E_BF16 / V5E_ICI, 1e-12);
     let t = v.paragraphs.join("\n");
     assert!(t.contains(&format::intensity(V5E_BF16 / V5E_ICI)), "{t}");
     assert!(
@@ -199,7 +199,7 @@ fn step_8_network_threshold_is_n_times_4378() {
     // Each chip's own HBM time is set against the link's: X[B, D/4],
     // Y[D/4, F] read and Z[B, F] written, all bf16, at 8.2e11 bytes/s.
     let own = 2.0 * (b * d / 4.0 + d / 4.0 * f + b * f);
-    close(n.analysis.memory_bytes, own, 1e-12);
+    close(n.memory_bytes, own, 1e-12);
     assert!(t.contains(&format::seconds(own / 8.2e11)), "{t}");
     assert!(t.contains("B = 256, D = 16384, F = 4096 and N = 4"), "{t}");
     assert!(!t.contains("e4"), "one number format: {t}");

@@ -278,8 +278,12 @@ fn every_preset_matches_its_sources_figures() {
             "{} has no figures here",
             chip.id
         );
-        assert!(chip.peaks.iter().all(|p| !p.source.is_empty()));
-        assert!(chip.vector.as_ref().is_none_or(|v| !v.source.is_empty()));
+        assert!(chip.peaks.iter().all(|p| p.source.text().len() > 10));
+        assert!(chip.levels.iter().all(|l| l.source.text().len() > 10));
+        assert!(chip
+            .vector
+            .as_ref()
+            .is_none_or(|v| v.source.text().len() > 10));
     }
 }
 

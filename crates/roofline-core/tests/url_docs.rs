@@ -163,7 +163,7 @@ fn examples_mean_what_the_text_says() {
     assert_eq!(s.calc.collective, roofline_core::network::Collective::Ring);
     assert_eq!(s.calc.chips, 8);
     let v = roofline_core::calc::evaluate(&roofline_core::calc::CalcInput::from_state(&s.calc));
-    let n = v.network.unwrap().analysis;
+    let n = v.network.unwrap();
     // A ring all-reduce over 8 chips sends 2·7/8 of a partial (2BF bytes).
     assert!((n.bytes_sent - 1.75 * 2.0 * 256.0 * 4096.0).abs() < 1e-6);
 

@@ -1,6 +1,7 @@
 //! The chip's fields: one per peak, the vector unit's and one per
 //! bandwidth, each with the user's text applied to the preset and its own
-//! error.
+//! error. A preset number's field names its [`crate::hardware::Source`];
+//! the source's text is shown by the app's chip chunk.
 
 use super::{CalcInput, Field};
 use crate::hardware::{preset, Chip};
@@ -23,7 +24,7 @@ pub(super) fn apply_edits(input: &CalcInput, fields: &mut Vec<Field>) -> Result<
                 dtype: *d,
                 dense: f64::NAN,
                 sparse: None,
-                source: crate::hardware::USER,
+                source: crate::hardware::Source::USER,
             });
         }
     }
@@ -33,32 +34,37 @@ pub(super) fn apply_edits(input: &CalcInput, fields: &mut Vec<Field>) -> Result<
                 kind: *k,
                 bandwidth: f64::NAN,
                 capacity: None,
-                source: crate::hardware::USER,
+                source: crate::hardware::Source::USER,
             });
         }
     }
     for p in chip.peaks.clone() {
         let id = format!("peak-{}", p.dtype);
         let label = format!("{} peak (FLOP/s)", p.dtype);
-        let (text, error, note) = match input.peak_edits.get(&p.dtype) {
+        let (text, error, note, source) = match input.peak_edits.get(&p.dtype) {
             Some(t) => match parse_positive(&label, t) {
                 Ok(v) => {
                     if chip.set_peak(p.dtype, v).is_err() {
                         ok = false;
                     }
-                    (t.clone(), None, crate::hardware::USER.to_string())
+                    (t.clone(), None, crate::hardware::USER.to_string(), None)
                 }
                 Err(e) => {
                     ok = false;
-                    (t.clone(), Some(e.to_string()), p.source.to_string())
+                    (
+                        t.clone(),
+                        Some(e.to_string()),
+                        String::new(),
+                        Some(p.source),
+                    )
                 }
             },
             None => {
                 let note = match p.sparse {
-                    Some(s) => format!("dense; {} with sparsity. {}", format::sci(s), p.source),
-                    None => p.source.to_string(),
+                    Some(s) => format!("dense; {} with sparsity.", format::sci(s)),
+                    None => String::new(),
                 };
-                (format::sci(p.dense), None, note)
+                (format::sci(p.dense), None, note, Some(p.source))
             }
         };
         fields.push(Field {
@@ -67,12 +73,13 @@ pub(super) fn apply_edits(input: &CalcInput, fields: &mut Vec<Field>) -> Result<
             text,
             error,
             note,
+            source,
         });
     }
     // The vector unit's peak: always a field, empty where the preset
     // publishes none, so a figure can be typed in.
     let label = "vector unit peak (FLOP/s)";
-    let (text, error, note) = match input
+    let (text, error, note, source) = match input
         .vector_edit
         .as_deref()
         .filter(|t| !t.trim().is_empty())
@@ -82,16 +89,16 @@ pub(super) fn apply_edits(input: &CalcInput, fields: &mut Vec<Field>) -> Result<
                 if chip.set_vector(v).is_err() {
                     ok = false;
                 }
-                (t.to_string(), None, crate::hardware::USER.to_string())
+                (t.to_string(), None, crate::hardware::USER.to_string(), None)
             }
             Err(e) => {
                 ok = false;
-                let source = chip.vector.as_ref().map_or("", |v| v.source);
-                (t.to_string(), Some(e.to_string()), source.to_string())
+                let source = chip.vector.as_ref().map(|v| v.source);
+                (t.to_string(), Some(e.to_string()), String::new(), source)
             }
         },
         None => match &chip.vector {
-            Some(v) => (format::sci(v.dense), None, v.source.to_string()),
+            Some(v) => (format::sci(v.dense), None, String::new(), Some(v.source)),
             None => (
                 String::new(),
                 None,
@@ -99,6 +106,7 @@ pub(super) fn apply_edits(input: &CalcInput, fields: &mut Vec<Field>) -> Result<
                     "{} publishes no vector-unit figure: type one to time elementwise work on it",
                     chip.name
                 ),
+                None,
             ),
         },
     };
@@ -108,24 +116,35 @@ pub(super) fn apply_edits(input: &CalcInput, fields: &mut Vec<Field>) -> Result<
         text,
         error,
         note,
+        source,
     });
     for l in chip.levels.clone() {
         let id = format!("bw-{}", l.kind.key());
         let label = format!("{} bandwidth (B/s)", chip.level_name(l.kind));
-        let (text, error, note) = match input.bw_edits.get(&l.kind) {
+        let (text, error, note, source) = match input.bw_edits.get(&l.kind) {
             Some(t) => match parse_positive(&label, t) {
                 Ok(v) => {
                     if chip.set_bandwidth(l.kind, v).is_err() {
                         ok = false;
                     }
-                    (t.clone(), None, crate::hardware::USER.to_string())
+                    (t.clone(), None, crate::hardware::USER.to_string(), None)
                 }
                 Err(e) => {
                     ok = false;
-                    (t.clone(), Some(e.to_string()), l.source.to_string())
+                    (
+                        t.clone(),
+                        Some(e.to_string()),
+                        String::new(),
+                        Some(l.source),
+                    )
                 }
             },
-            None => (format::sci(l.bandwidth), None, l.source.to_string()),
+            None => (
+                format::sci(l.bandwidth),
+                None,
+                String::new(),
+                Some(l.source),
+            ),
         };
         fields.push(Field {
             id,
@@ -133,6 +152,7 @@ pub(super) fn apply_edits(input: &CalcInput, fields: &mut Vec<Field>) -> Result<
             text,
             error,
             note,
+            source,
         });
     }
     if ok {

@@ -15,15 +15,14 @@ mod input;
 mod network_view;
 
 pub use input::CalcInput;
-pub use network_view::NetworkView;
+pub use network_view::{network_view, NetworkView};
 
 use chip_fields::apply_edits;
-use network_view::network_view;
 
 use crate::analysis::{analyze, critical_size, Analysis, CriticalSize, Scenario};
 use crate::hardware::{preset, Chip};
 use crate::input::{parse_positive, parse_size};
-use crate::network::network_with;
+use crate::network::{network_with, NetworkAnalysis};
 use crate::op::{Operation, PerElement, Sizes, MAX_FLOPS_PER_ELEMENT};
 use crate::report::{self, ResultRow, Step};
 use crate::small::Join;
@@ -41,8 +40,10 @@ pub struct Field {
     pub text: String,
     /// Why the text is not accepted, if it is not.
     pub error: Option<String>,
-    /// A line under the field (unit, or the number's source).
+    /// A line under the field (a unit, the sparse figure, "set by you").
     pub note: String,
+    /// Where a preset number comes from (its text: `Source::text`).
+    pub source: Option<crate::hardware::Source>,
 }
 
 /// Everything the calculator shows.
@@ -117,7 +118,7 @@ pub struct CalcView {
     /// The critical size of the small dimension, if any.
     pub critical: Option<(String, CriticalSize)>,
     /// The network roofline when more than one chip is chosen.
-    pub network: Option<NetworkView>,
+    pub network: Option<NetworkAnalysis>,
     /// A general error not tied to one field.
     pub error: Option<String>,
 }
@@ -236,6 +237,7 @@ pub fn evaluate(input: &CalcInput) -> CalcView {
                         "one operation, as for a scale or a ReLU"
                     }
                 ),
+                source: None,
             });
         }
     }
@@ -268,6 +270,7 @@ pub fn evaluate(input: &CalcInput) -> CalcView {
                 text: field.0,
                 error: field.1,
                 note: field.2,
+                source: None,
             });
         }
         let dtype = input.compute.unwrap_or_else(|| op.widest_input_dtype());
@@ -397,7 +400,7 @@ pub fn evaluate(input: &CalcInput) -> CalcView {
         match (link, shard) {
             (Some(link), Some(shard)) => {
                 match network_with(&scenario, &shard, chips, link, input.collective) {
-                    Ok(n) => view.network = Some(network_view(n)),
+                    Ok(n) => view.network = Some(n),
                     Err(e) => view.chips_error = Some(e.to_string()),
                 }
             }
@@ -429,7 +432,7 @@ impl CalcView {
         };
         let mut steps = report::derivation(s, a);
         if let Some(n) = &self.network {
-            steps.extend(report::network_steps(s, &n.analysis));
+            steps.extend(report::network_steps(s, n));
         }
         steps
     }
@@ -456,7 +459,7 @@ impl CalcView {
         roofline_scale: ChartScale,
     ) -> Option<CalcState> {
         let s = self.scenario.as_ref()?;
-        let chips = self.network.as_ref().map_or(1, |n| n.analysis.chips);
+        let chips = self.network.as_ref().map_or(1, |n| n.chips);
         let base = preset(&input.chip)?;
         let peak_overrides = s
             .chip
@@ -555,7 +558,7 @@ mod tests {
             two.scenario.as_ref().unwrap(),
             two.analysis.as_ref().unwrap(),
         );
-        let n = &two.network.as_ref().unwrap().analysis;
+        let n = two.network.as_ref().unwrap();
         let mut want = report::derivation(s, a);
         want.extend(report::network_steps(s, n));
         assert_eq!(two.derivation(), want);
@@ -663,7 +666,7 @@ mod tests {
             ..CalcInput::default()
         };
         let v = evaluate(&i);
-        let n = v.network.unwrap().analysis;
+        let n = v.network.unwrap();
         let (b, d, f) = (256.0, 4096.0, 4096.0);
         assert!((n.t_math - b * d * f / 1.97e14).abs() / n.t_math < 1e-12);
         assert!((n.t_comms - 2.0 * b * f / 4.5e10).abs() / n.t_comms < 1e-12);

@@ -31,7 +31,10 @@ fn net_row(key: &'static str, label: &str, value: f64, text: String, meaning: &s
     }
 }
 
-pub(super) fn network_view(n: NetworkAnalysis) -> NetworkView {
+/// The network roofline's rows and sentences for `n`, formatted: what the
+/// app's network chunk shows (the numbers are computed in the first load,
+/// the words come with the chunk).
+pub fn network_view(n: NetworkAnalysis) -> NetworkView {
     let d = n.shard_dim.clone();
     let threshold = report::critical_text(&d, &n.threshold);
     let threshold_value = match n.threshold {

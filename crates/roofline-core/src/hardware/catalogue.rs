@@ -1,77 +1,66 @@
-//! The preset chips as their sources give them: the source strings, one
-//! [`Sheet`] per chip in [`SHEETS`], and [`chip_of`], which turns a sheet
-//! into a [`Chip`].
+//! The preset chips as their sources give them: one [`Sheet`] per chip in
+//! [`SHEETS`], and [`chip_of`], which turns a sheet into a [`Chip`]. Each
+//! number names its source by a [`Source`] index; the texts are in
+//! `sources.rs`, read only where they are shown (the chip's numbers, a
+//! chunk of the app), so the first load carries the numbers, not the texts.
 
-use super::{Chip, Family, LevelKind, MemLevel, Peak};
+use super::{Chip, Family, LevelKind, MemLevel, Peak, Source};
 use crate::DType;
 
-// Sources. A vendor's figure is used where one is published; where the
-// book prints another, the source says so.
-const BOOK_TPU: &str = "How To Scale Your Model, TPU chapter, 'TPU specs' table";
-const TPU_HOST: &str =
-    "How To Scale Your Model, TPU chapter (PCIe to host, about 1.6e10 B/s per chip; 3.2e10 on v6e)";
-const TPU_DCN: &str =
-    "How To Scale Your Model, TPU chapter (DCN per chip: 6.25e9 B/s; 3.125e9 on v5e; 1.25e10 on v6e and TPU7x)";
-const TPU_ICI: &str =
-    "How To Scale Your Model, TPU chapter, 'TPU specs' table (ICI per link, one direction; bidirectional is 2x)";
-const V5E_VMEM: &str =
-    "How To Scale Your Model, TPU chapter: 128 MiB VMEM at about 22x HBM bandwidth on v5e";
-const V3: &str =
-    "Google Cloud TPU v3 documentation: 123 TFLOPS bf16 per chip (the book's table: 1.4e14)";
-const V4: &str = "Google Cloud TPU v4 documentation: 275 TFLOPS bf16 or int8, 32 GiB at 1,200 GB/s";
-const V5E: &str = "How To Scale Your Model, TPU chapter (Google's v5e documentation: 197 TFLOPS bf16, 393 TOPS int8, 819 GB/s)";
-const V5P: &str = "How To Scale Your Model, TPU chapter (Google's v5p documentation: 459 TFLOPS, 95 GiB at 2,765 GB/s)";
-const V6E: &str = "How To Scale Your Model, TPU chapter (Google's v6e documentation: 918 TFLOPS bf16, 1,836 TOPS int8, 1,638 GB/s)";
-const TPU7X: &str = "Google Cloud TPU7x documentation: 2,307 TFLOPS bf16, 4,614 fp8 (the book: 2.30e15, 4.61e15 as int8)";
+// Sources (their texts are in `sources.rs`, in this order). A vendor's
+// figure is used where one is published; where the book prints another,
+// the source says so.
+const BOOK_TPU: Source = Source(1);
+const TPU_HOST: Source = Source(2);
+const TPU_DCN: Source = Source(3);
+const TPU_ICI: Source = Source(4);
+const V5E_VMEM: Source = Source(5);
+const V3: Source = Source(6);
+const V4: Source = Source(7);
+const V5E: Source = Source(8);
+const V5P: Source = Source(9);
+const V6E: Source = Source(10);
+const TPU7X: Source = Source(11);
 // The VPU: 8 sublanes x 128 lanes per TensorCore (Google's v6e page, the
 // book's TPU chapter), ALUs per lane from the book, the clock from the
 // published matrix peak over the MXUs' multiply-adds. Google publishes no
 // vector figure.
-const VPU_V3: &str =
-    "derived: 2 cores x 1,024 lanes x 2 ALUs (as v4) x 0.94 GHz (123 TFLOPS over 4 MXUs)";
-const VPU_V4: &str =
-    "derived: 2 cores x 1,024 lanes x 2 ALUs (the book) x 1.05 GHz (275 TFLOPS over 8 MXUs)";
-const VPU_V5E: &str = "derived: 1 core x 1,024 lanes x 4 ALUs (as v5p) x 1.5 GHz (the book)";
-const VPU_V5P: &str = "derived: 2 cores x 1,024 lanes x 4 ALUs (the book) x 1.75 GHz (459 TFLOPS over 8 MXUs); the book: about 1.4e13";
-const A100: &str =
-    "NVIDIA A100 Tensor Core GPU datasheet, 80 GB SXM (the book: 3.1e14 and 2.0e12 B/s)";
-const H100: &str = "NVIDIA H100 Tensor Core GPU datasheet, SXM";
-const H100_FP32: &str = "NVIDIA H100 datasheet: 67 TFLOPS fp32, a multiply-add as 2 FLOPs (the book's 3.35e13 counts it once)";
-const H200: &str = "NVIDIA H200 Tensor Core GPU datasheet, SXM (compute as H100 SXM)";
-const B200: &str =
-    "NVIDIA Blackwell technical brief, HGX B200 per GPU (the book rounds bf16 to 2.3e15)";
-const B200_FP32: &str = "NVIDIA Blackwell technical brief: 75 TFLOPS fp32 (the book: 8e13)";
-const B300: &str = "NVIDIA Blackwell technical brief, HGX B300 per GPU (int8 as listed: 0.15 POPS)";
-const GB200: &str = "NVIDIA GB200 NVL72: rack figures over 72 GPUs";
-const MI300X: &str =
-    "AMD ROCm documentation, MI300 microarchitecture: peak table of the MI300X OAM";
-const MI325X: &str = "AMD Instinct MI325X data sheet (compute as MI300X; 256 GB HBM3E at 6 TB/s)";
-const MI355X: &str = "AMD Instinct MI355X product page (256 CUs at 2.4 GHz reproduce every figure)";
-const AMD_FABRIC: &str =
-    "AMD: 7 Infinity Fabric links to the other 7 GPUs, 64 GB/s each way (76.8 on MI355X)";
-const TRN2: &str =
-    "AWS Neuron documentation, Trainium2 architecture (sparse: up to 4:16 sparsity, not 2x)";
-const TRN2_LINK: &str = "AWS Neuron documentation: NeuronLink-v3 1,024 GB/s per chip in an instance, taken as both ways";
-const TRN2_EFA: &str = "AWS Neuron documentation: EFAv3 3,200 Gb/s per 16 chips";
-const TRN2_VECTOR: &str = "AWS Neuron documentation: Vector Engine 1 TFLOPS fp32 per core, 8 cores";
-const GAUDI3: &str = "Intel Gaudi 3 (Hot Chips 2024): 1,835 TFLOPS bf16 and fp8 (matrix engines), 128 GB at 3.67 TB/s";
-const GAUDI3_VECTOR: &str =
-    "Intel Gaudi 3 (Hot Chips 2024): 28.7 TFLOPS bf16 on the TPCs; no fp32 figure";
-const GAUDI3_NET: &str = "Intel Gaudi documentation: 21 scale-up, 3 scale-out ports of 200 Gb/s";
-const GPU_NVLINK: &str =
-    "NVIDIA: NVLink per GPU, both ways: 1.8 TB/s (Blackwell), 900 GB/s (H100), 600 GB/s (A100)";
-const PCIE4: &str = "PCIe Gen4 x16: 64 GB/s both directions, 32 GB/s each (NVIDIA datasheet)";
-const PCIE5: &str = "PCIe Gen5 x16: 128 GB/s both directions, 64 GB/s each (vendor datasheet)";
-const PCIE6: &str = "PCIe Gen6 x16: 256 GB/s both directions, 128 GB/s each (NVIDIA, HGX B300)";
-const IB: &str = "How To Scale Your Model, GPU chapter (400 Gb/s InfiniBand NIC per GPU)";
-const IB_A100: &str = "NVIDIA DGX A100 (200 Gb/s HDR InfiniBand NIC per GPU)";
-const CX8: &str = "NVIDIA HGX B300 (ConnectX-8, 800 Gb/s per GPU)";
-const GA102: &str = "NVIDIA Ampere GA102 whitepaper, GeForce RTX 3090 column (dense; sparse is 2x)";
+const VPU_V3: Source = Source(12);
+const VPU_V4: Source = Source(13);
+const VPU_V5E: Source = Source(14);
+const VPU_V5P: Source = Source(15);
+const A100: Source = Source(16);
+const H100: Source = Source(17);
+const H100_FP32: Source = Source(18);
+const H200: Source = Source(19);
+const B200: Source = Source(20);
+const B200_FP32: Source = Source(21);
+const B300: Source = Source(22);
+const GB200: Source = Source(23);
+const MI300X: Source = Source(24);
+const MI325X: Source = Source(25);
+const MI355X: Source = Source(26);
+const AMD_FABRIC: Source = Source(27);
+const TRN2: Source = Source(28);
+const TRN2_LINK: Source = Source(29);
+const TRN2_EFA: Source = Source(30);
+const TRN2_VECTOR: Source = Source(31);
+const GAUDI3: Source = Source(32);
+const GAUDI3_VECTOR: Source = Source(33);
+const GAUDI3_NET: Source = Source(34);
+const GPU_NVLINK: Source = Source(35);
+const PCIE4: Source = Source(36);
+const PCIE5: Source = Source(37);
+const PCIE6: Source = Source(38);
+const IB: Source = Source(39);
+const IB_A100: Source = Source(40);
+const CX8: Source = Source(41);
+const GA102: Source = Source(42);
 
 /// A peak: data type, dense FLOP/s, the vendor's sparse figure, source.
-type PeakRow = (DType, f64, Option<f64>, &'static str);
+type PeakRow = (DType, f64, Option<f64>, Source);
 /// A level: kind, bytes/s one way, capacity in bytes, source.
-type LevelRow = (LevelKind, f64, Option<f64>, &'static str);
+type LevelRow = (LevelKind, f64, Option<f64>, Source);
 
 /// One chip as its sources give it.
 pub(super) struct Sheet {
@@ -362,14 +351,14 @@ pub(super) const SHEETS: [Sheet; 18] = [
         family: Family::Gpu,
         peaks: &[
             (Fp32, 3.56e13, None, GA102),
-            (Bf16, 7.1e13, Some(1.42e14), "NVIDIA Ampere GA102 whitepaper, RTX 3090 (bf16 with fp32 accumulate, dense)"),
-            (Fp16, 1.42e14, Some(2.84e14), "NVIDIA Ampere GA102 whitepaper, RTX 3090 (fp16 with fp16 accumulate, dense; 7.1e13 with fp32 accumulate; the 2.68e14-2.85e14 figures quoted online are sparse)"),
+            (Bf16, 7.1e13, Some(1.42e14), Source(43)),
+            (Fp16, 1.42e14, Some(2.84e14), Source(44)),
             (Int8, 2.84e14, Some(5.68e14), GA102),
             (Int4, 5.68e14, Some(1.136e15), GA102),
         ],
         vector: Some((Fp32, 3.56e13, None, GA102)),
         levels: &[
-            (Hbm, 9.36e11, Some(24e9), "NVIDIA GeForce RTX 3090 specifications (24 GB GDDR6X, 936 GB/s)"),
+            (Hbm, 9.36e11, Some(24e9), Source(45)),
             (Pcie, 3.2e10, None, PCIE4),
         ],
         memory: "GDDR6X",
@@ -396,7 +385,10 @@ pub(super) const SHEETS: [Sheet; 18] = [
         id: "gaudi3",
         name: "Gaudi 3",
         family: Family::Other,
-        peaks: &[(Bf16, 1.835e15, None, GAUDI3), (Fp8, 1.835e15, None, GAUDI3)],
+        peaks: &[
+            (Bf16, 1.835e15, None, GAUDI3),
+            (Fp8, 1.835e15, None, GAUDI3),
+        ],
         vector: Some((Bf16, 2.87e13, None, GAUDI3_VECTOR)),
         levels: &[
             (Hbm, 3.67e12, Some(128e9), GAUDI3),

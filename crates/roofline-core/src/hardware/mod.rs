@@ -9,6 +9,7 @@
 //! `catalogue.rs`.
 
 mod catalogue;
+mod sources;
 
 use std::fmt;
 
@@ -212,7 +213,7 @@ pub struct Peak {
     /// by the model; shown so users can recognise a spec sheet's number.
     pub sparse: Option<f64>,
     /// Where the number comes from.
-    pub source: &'static str,
+    pub source: Source,
 }
 
 /// One memory level or link of a chip.
@@ -225,7 +226,7 @@ pub struct MemLevel {
     /// Capacity in bytes, where it has one.
     pub capacity: Option<f64>,
     /// Where the numbers come from.
-    pub source: &'static str,
+    pub source: Source,
 }
 
 /// An accelerator: its peaks and memory levels.
@@ -384,13 +385,13 @@ impl Chip {
             Some(p) => {
                 p.dense = value;
                 p.sparse = None;
-                p.source = USER;
+                p.source = Source::USER;
             }
             None => self.peaks.push(Peak {
                 dtype,
                 dense: value,
                 sparse: None,
-                source: USER,
+                source: Source::USER,
             }),
         }
         Ok(())
@@ -406,7 +407,7 @@ impl Chip {
             dtype,
             dense: value,
             sparse: None,
-            source: USER,
+            source: Source::USER,
         });
         Ok(())
     }
@@ -418,13 +419,13 @@ impl Chip {
         match self.levels.iter_mut().find(|l| l.kind == kind) {
             Some(l) => {
                 l.bandwidth = value;
-                l.source = USER;
+                l.source = Source::USER;
             }
             None => self.levels.push(MemLevel {
                 kind,
                 bandwidth: value,
                 capacity: None,
-                source: USER,
+                source: Source::USER,
             }),
         }
         Ok(())
@@ -437,8 +438,19 @@ impl Chip {
     }
 }
 
-/// Source text for numbers the user typed.
+/// The note under a number the user typed.
 pub const USER: &str = "set by you";
+
+/// Where a catalogue number comes from: an index into the sources' texts,
+/// which [`Source::text`] reads (in the app, only the chip's numbers do,
+/// from a chunk of their own).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Source(pub u16);
+
+impl Source {
+    /// A number the user set (its text is [`USER`]).
+    pub const USER: Source = Source(0);
+}
 
 /// The preset chips: TPUs first, then GPUs and other accelerators, in
 /// generation order. Built on first use and kept: every evaluation looks
@@ -485,8 +497,8 @@ mod tests {
     fn every_preset_is_valid_and_sourced() {
         for chip in catalogue() {
             chip.validate().unwrap();
-            assert!(chip.peaks.iter().all(|p| !p.source.is_empty()));
-            assert!(chip.levels.iter().all(|l| !l.source.is_empty()));
+            assert!(chip.peaks.iter().all(|p| p.source.text().len() > 10));
+            assert!(chip.levels.iter().all(|l| l.source.text().len() > 10));
             assert!(chip.level(LevelKind::Hbm).is_ok(), "{} has HBM", chip.name);
         }
     }
@@ -519,7 +531,7 @@ mod tests {
         assert!(c.set_peak(DType::Bf16, f64::NAN).is_err());
         c.set_bandwidth(LevelKind::Hbm, 1e12).unwrap();
         assert_eq!(c.bandwidth(LevelKind::Hbm).unwrap(), 1e12);
-        assert_eq!(c.level(LevelKind::Hbm).unwrap().source, USER);
+        assert_eq!(c.level(LevelKind::Hbm).unwrap().source.text(), USER);
     }
 
     #[test]

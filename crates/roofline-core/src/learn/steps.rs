@@ -683,11 +683,10 @@ fn exact_words(v: &CalcView, values: &[f64]) -> Result<Vec<String>, CoreError> {
 }
 
 fn network_words(v: &CalcView, _: &[f64]) -> Result<Vec<String>, CoreError> {
-    let net = v
+    let na = v
         .network
         .as_ref()
         .ok_or_else(|| CoreError::Invalid("the step has no network result".to_string()))?;
-    let na = &net.analysis;
     let mem = na.memory_name;
     let link = na.link.name();
     let slowest = match na.binding {
