@@ -9,19 +9,7 @@ mod page;
 /// freeing, whose code is about 1.5 KB gzip smaller than std's dlmalloc.
 #[cfg(target_arch = "wasm32")]
 #[global_allocator]
-static HEAP: rlsf::GlobalTlsf<HeapOptions> = rlsf::GlobalTlsf::new();
-
-/// The heap's options: a block that grows moves (a copy) rather than
-/// growing in place (0.3 KB less code; the app's blocks are small). Memory
-/// the heap adds stays joined to what it has, so freed space is reused
-/// whole, large exports included.
-#[cfg(target_arch = "wasm32")]
-struct HeapOptions;
-
-#[cfg(target_arch = "wasm32")]
-impl rlsf::GlobalTlsfOptions for HeapOptions {
-    const ENABLE_REALLOCATION: bool = false;
-}
+static HEAP: rlsf::GlobalTlsf = rlsf::GlobalTlsf::new();
 
 fn main() {
     console_error_panic_hook::set_once();

@@ -16,7 +16,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { functions } from '../scripts/build/wasm-read.mjs';
+import * as wasmRead from '../scripts/build/wasm-read.mjs';
+
+const { functions } = wasmRead;
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const plain = process.argv.includes('--plain');
@@ -91,6 +93,18 @@ export const RULES = [
     read: 'docs/build.md §2.2 (the questions stay in the first load)',
   },
   {
+    rule: 'the network roofline\'s words (its rows, the collective\'s assumptions) are the network chunk\'s: calc::network_view only from src/chunks/network/',
+    in: 'main',
+    paths: ['roofline_core::calc::network_view'],
+    read: 'docs/build.md §2.2 (the first load computes the numbers the chart needs)',
+  },
+  {
+    rule: 'the catalogue\'s source texts are the chip chunk\'s: Source::text only from src/chunks/chip/ (the first load names sources by index)',
+    in: 'main',
+    paths: ['roofline_core::hardware::sources'],
+    read: 'crates/roofline-core/src/hardware/sources.rs',
+  },
+  {
     rule: 'drawing on SVG is the svg chunk\'s: only from src/chunks/svg/',
     in: 'main',
     paths: ['plotters_svg'],
@@ -109,6 +123,24 @@ export const RULES = [
     read: 'docs/build.md §4',
   },
   {
+    rule: 'no Leptos <Show> in the first load: use page::shown::shown (1.3 KB; docs/build.md §4)',
+    in: 'main',
+    paths: ['leptos::control_flow'],
+    read: 'docs/build.md §4',
+  },
+  {
+    rule: 'state is RwSignal, never signal() pairs, and derived values are Memos, never the Signal wrapper, in the first load (1.4 KB; clippy.toml says so for signal())',
+    in: 'main',
+    paths: ['reactive_graph::signal::read', 'reactive_graph::signal::write', 'reactive_graph::signal::arc_read', 'reactive_graph::signal::arc_write', 'reactive_graph::wrappers'],
+    read: 'docs/build.md §4',
+  },
+  {
+    rule: 'no Leptos context in the first load: pass the signal, or use a thread-local (1.8 KB; clippy.toml says so)',
+    in: 'main',
+    paths: ['reactive_graph::owner::context'],
+    read: 'docs/build.md §4',
+  },
+  {
     rule: 'the heap is rlsf\'s TLSF, not std\'s dlmalloc (src/main.rs)',
     in: 'all',
     paths: ['dlmalloc'],
@@ -122,6 +154,62 @@ export const RULES = [
     read: 'docs/build.md §2.1',
   },
 ];
+
+/**
+ * Why `wasm-opt --low-memory-unused` is sound for the wasm in `buf`, or the
+ * problem: it assumes nothing lives in the first 1 KB of memory. rust-lld
+ * puts the stack first, growing down from `__stack_pointer` to 0, then the
+ * data: every active data segment must start at 1024 or above, and the
+ * stack must be deep enough (64 KiB) that only a runaway one reaches 1 KB.
+ */
+export function lowMemoryProblem(buf) {
+  const { leb, sections } = wasmRead;
+  for (const { id, start, end } of sections(buf)) {
+    if (id === 6) {
+      // The globals: the first is __stack_pointer, an i32.const.
+      let [count, p] = leb(buf, start);
+      if (count > 0 && buf[p] === 0x7f && buf[p + 2] === 0x41) {
+        const [sp] = sleb(buf, p + 3);
+        if (sp < 65536) return `__stack_pointer starts at ${sp}, below 64 KiB`;
+      }
+    }
+    if (id === 11) {
+      let [count, p] = leb(buf, start);
+      for (let i = 0; i < count && p < end; i++) {
+        const [flags, q] = leb(buf, p);
+        p = q;
+        if (flags === 1) {
+          // Passive: no offset; skip its bytes.
+          const [len, r] = leb(buf, p);
+          p = r + len;
+          continue;
+        }
+        if (flags === 2) [, p] = leb(buf, p);
+        if (buf[p] !== 0x41) return `data segment ${i} has an offset that is not a constant`;
+        const [offset, r] = sleb(buf, p + 1);
+        if (offset < 1024) return `data segment ${i} starts at ${offset}, in the first 1 KB`;
+        p = r + 1; // the `end` opcode
+        const [len, t] = leb(buf, p);
+        p = t + len;
+      }
+    }
+  }
+  return null;
+}
+
+/** A signed LEB128 at `pos`: [value, next position]. */
+function sleb(buf, pos) {
+  let result = 0;
+  let shift = 0;
+  let byte;
+  do {
+    byte = buf[pos++];
+    result |= (byte & 0x7f) << shift;
+    shift += 7;
+  } while (byte & 0x80);
+  if (shift < 32 && byte & 0x40) result |= -1 << shift;
+  return [result, pos];
+}
 
 /** The path a function is defined in, as segments (see the top of this file). */
 export function definedIn(name) {
@@ -200,6 +288,12 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     for (const f of b.found.slice(0, 8)) console.error(`  defines ${f}`);
     if (b.found.length > 8) console.error(`  ... and ${b.found.length - 8} more`);
   }
-  if (found.length) process.exit(1);
-  console.log(`size rules: all ${RULES.length} hold in ${dir}`);
+  // --low-memory-unused (release only): nothing in the first 1 KB.
+  const low = plain ? null : lowMemoryProblem(fs.readFileSync(path.join(dir, 'roofline-lab_bg.wasm')));
+  if (low) {
+    console.error(`size rule broken in the first load: wasm-opt --low-memory-unused needs nothing in the first 1 KB of memory: ${low}`);
+    console.error('  read: docs/build.md §2.5; take the flag out of scripts/build/build-wasm.sh, or move the data');
+  }
+  if (found.length || low) process.exit(1);
+  console.log(`size rules: all ${RULES.length + (plain ? 0 : 1)} hold in ${dir}`);
 }

@@ -48,9 +48,8 @@ pub fn App(
     let pairs = RwSignal::new(start.calc.pairs.clone());
     let batch_log = RwSignal::new(start.calc.batch_scale == ChartScale::Log);
     let roofline_log = RwSignal::new(start.calc.roofline_scale == ChartScale::Log);
-    // Which page is open, as a number (`page_of`): a signal of `View` would
-    // compile the signal code once more for that type.
-    let page = RwSignal::new(page_of(start.view));
+    // Which page is open.
+    let page = RwSignal::new(start.view);
     let quiz = RwSignal::new(start.quiz.clone());
     let step = RwSignal::new(start.step);
     // Measured kernels: their link form, and the text the user pasted.
@@ -87,7 +86,7 @@ pub fn App(
             .or_else(|| prev.map(|p| p.calc.clone()))
             .unwrap_or_default();
         AppState {
-            view: view_of(page.get()),
+            view: page.get(),
             calc,
             quiz: quiz.get(),
             step: step.get(),
@@ -163,7 +162,7 @@ pub fn App(
             pairs.set(d.state.calc.pairs.clone());
             batch_log.set(d.state.calc.batch_scale == ChartScale::Log);
             roofline_log.set(d.state.calc.roofline_scale == ChartScale::Log);
-            page.set(page_of(d.state.view));
+            page.set(d.state.view);
             quiz.set(d.state.quiz.clone());
             step.set(d.state.step);
             points.set(d.state.points.clone());
@@ -179,7 +178,7 @@ pub fn App(
 
     // Which page: a memo, so that a click on the current tab rebuilds nothing.
     let open = Memo::new(move |_| page.get());
-    let pressed = move |p: u32| move || if page.get() == p { "true" } else { "false" };
+    let pressed = move |p: View| move || if page.get() == p { "true" } else { "false" };
 
     view! {
         <LinkBar notices=notices />
@@ -187,16 +186,16 @@ pub fn App(
             <button
                 type="button"
                 data-testid="tab-calc"
-                aria-pressed=pressed(PAGE_CALC)
-                on:click=move |_| page.set(PAGE_CALC)
+                aria-pressed=pressed(View::Calculator)
+                on:click=move |_| page.set(View::Calculator)
             >
                 "Calculator"
             </button>
             <button
                 type="button"
                 data-testid="tab-learn"
-                aria-pressed=pressed(PAGE_LEARN)
-                on:click=move |_| page.set(PAGE_LEARN)
+                aria-pressed=pressed(View::Learn)
+                on:click=move |_| page.set(View::Learn)
                 on:pointerenter=|_| prefetch_learn()
                 on:pointerdown=|_| prefetch_learn()
                 on:focus=|_| prefetch_learn()
@@ -206,8 +205,8 @@ pub fn App(
             <button
                 type="button"
                 data-testid="tab-quiz"
-                aria-pressed=pressed(PAGE_QUIZ)
-                on:click=move |_| page.set(PAGE_QUIZ)
+                aria-pressed=pressed(View::Quiz)
+                on:click=move |_| page.set(View::Quiz)
                 on:pointerenter=|_| prefetch_quiz()
                 on:pointerdown=|_| prefetch_quiz()
                 on:focus=|_| prefetch_quiz()
@@ -217,8 +216,8 @@ pub fn App(
         </nav>
         {move || {
             match open.get() {
-                PAGE_QUIZ => return view! { <main><QuizLoader quiz=quiz /></main> }.into_any(),
-                PAGE_LEARN => return view! { <main><LearnLoader step=step /></main> }.into_any(),
+                View::Quiz => return view! { <main><QuizLoader quiz=quiz /></main> }.into_any(),
+                View::Learn => return view! { <main><LearnLoader step=step /></main> }.into_any(),
                 _ => {}
             }
             view! {
@@ -264,30 +263,5 @@ pub fn App(
                 "Numbers come from the chapter’s model and each preset’s source (open “Edit the chip’s numbers”). Peaks are dense: sparse figures are shown but never used."
             </p>
         </footer>
-    }
-}
-
-/// The calculator page (`page` signal's value).
-const PAGE_CALC: u32 = 0;
-/// The quiz page.
-const PAGE_QUIZ: u32 = 1;
-/// The Learn page.
-const PAGE_LEARN: u32 = 2;
-
-/// The `page` value of a view.
-fn page_of(v: View) -> u32 {
-    match v {
-        View::Calculator => PAGE_CALC,
-        View::Quiz => PAGE_QUIZ,
-        View::Learn => PAGE_LEARN,
-    }
-}
-
-/// The view of a `page` value.
-fn view_of(page: u32) -> View {
-    match page {
-        PAGE_QUIZ => View::Quiz,
-        PAGE_LEARN => View::Learn,
-        _ => View::Calculator,
     }
 }
