@@ -137,7 +137,9 @@ test('lines and roofs are added and removed, the canvas says which are drawn, an
     await page.waitForFunction(() => new URL(location.href).searchParams.get('roofs') === 'fp8,vector');
     // Results still use the first level.
     assert.ok(Math.abs(await value(page, 'critical-intensity') - 9.89e14 / 3.35e12) < 1e-9);
-    // The readout names what binds under each roof.
+    // The readout names what binds under each roof (the chart scrolled
+    // into view first: the mouse moves within the viewport).
+    await page.locator('[data-testid="roofline-canvas"]').scrollIntoViewIfNeeded();
     const box = await page.locator('[data-testid="roofline-canvas"]').boundingBox();
     await page.mouse.move(box.x + box.width * 0.3, box.y + box.height * 0.5);
     await page.waitForFunction(() => /under the fp8 roof/.test(document.querySelector('[data-testid="roofline-readout"]').textContent));
