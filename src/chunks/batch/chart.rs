@@ -162,20 +162,27 @@ pub fn BatchChartView(
                 move || view! { <p class="error" role="alert">{move || error.get().unwrap_or_default()}</p> },
             )}
             <ul class="pairs">{pair_list}</ul>
+            // Pairs set the two dimensions beside the swept one: an
+            // operation with fewer has only its own curve.
+            {shown(
+                Memo::new(move |_| view.with(|v| v.dim_options.len() >= 3)),
+                move || view! {
             <div class="pair-add">
-                <label class="field inline">
-                    <span class="field-label">"D"</span>
-                    <input type="text" inputmode="decimal" data-testid="pair-d" prop:value=new_d
-                        on:input=move |ev| new_d.set(event_target_value(&ev)) />
-                </label>
-                <label class="field inline">
-                    <span class="field-label">"F"</span>
-                    <input type="text" inputmode="decimal" data-testid="pair-f" prop:value=new_f
-                        on:input=move |ev| new_f.set(event_target_value(&ev)) />
-                </label>
-                <button type="button" data-testid="pair-add" on:click=add_pair>"Add curve"</button>
-                <span class="field-error" role="status">{pair_error}</span>
-            </div>
+                        <label class="field inline">
+                            <span class="field-label">"D"</span>
+                            <input type="text" inputmode="decimal" data-testid="pair-d" prop:value=new_d
+                                on:input=move |ev| new_d.set(event_target_value(&ev)) />
+                        </label>
+                        <label class="field inline">
+                            <span class="field-label">"F"</span>
+                            <input type="text" inputmode="decimal" data-testid="pair-f" prop:value=new_f
+                                on:input=move |ev| new_f.set(event_target_value(&ev)) />
+                        </label>
+                        <button type="button" data-testid="pair-add" on:click=add_pair>"Add curve"</button>
+                        <span class="field-error" role="status">{pair_error}</span>
+                    </div>
+                },
+            )}
             <div class="actions">
                 <label class="field inline">
                     <span class="field-label">"Sweep"</span>

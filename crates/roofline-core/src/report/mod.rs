@@ -46,7 +46,7 @@ pub struct Step {
     pub result: String,
 }
 
-fn row(
+pub(crate) fn row(
     key: &'static str,
     label: &str,
     value: Option<f64>,
@@ -76,8 +76,8 @@ pub fn critical_text(dim: &str, c: &CriticalSize) -> String {
             compute_bound_above: true,
         } => format!("{dim} > {}", format::count(*size)),
         CriticalSize::At { size, .. } => format!("{dim} < {}", format::count(*size)),
-        CriticalSize::Never { .. } => "never".to_string(),
-        CriticalSize::Always => "always".to_string(),
+        CriticalSize::Never { .. } => "never compute-bound".to_string(),
+        CriticalSize::Always => "compute-bound at every size".to_string(),
     }
 }
 
@@ -307,12 +307,11 @@ pub fn sparse_note(chip: &crate::Chip, a: &Analysis) -> Option<String> {
     let p = chip.peak_entry(a.compute_dtype)?;
     let sparse = p.sparse?;
     Some(format!(
-        "{} {}: {} dense, used here; the sheet’s {} assumes structured sparsity and is never used. Against {} the critical intensity is {} dense, not the {} the sparse figure would give.",
+        "{} {}: {} dense, used here (the sheet’s {} is with sparsity). Critical intensity: {}, not {}.",
         chip.name,
         a.compute_dtype,
         format::flops_rate(p.dense),
         format::flops_rate(sparse),
-        a.level_name,
         format::intensity(p.dense / a.bandwidth),
         format::intensity(sparse / a.bandwidth),
     ))
@@ -373,7 +372,7 @@ fn sum_numbers(terms: &[Term], sizes: &Sizes) -> String {
         .joined(" + ")
 }
 
-fn step(
+pub(crate) fn step(
     title: impl Into<String>,
     formula: impl Into<String>,
     numbers: impl Into<String>,
