@@ -18,6 +18,7 @@ pub mod format;
 pub mod hardware;
 pub mod input;
 pub mod learn;
+pub mod model;
 pub mod network;
 pub mod num;
 pub mod op;

@@ -1,0 +1,36 @@
+//! The roofline applied to a whole transformer: the book's transformer and
+//! inference chapters. A model's shape ([`ModelConfig`], or a [`Preset`])
+//! and a step on some chips ([`ModelRun`]) give the parameters, the KV
+//! cache, whether it fits, the decode or prefill step time, tokens per
+//! second, the critical batch ([`analyze`]); every operation of a layer as
+//! Part 1's einsum ([`ops`]); and the latency–throughput curve ([`curve`]).
+//! [`evaluate_model`] turns the page's typed input into the view it shows.
+//!
+//! The formulas (symbols as in the book: B, T, S, L, D, F, N, K, H, V, E,
+//! k; C and W the chips' FLOP/s and bandwidth):
+//! * P = L·(E·3DF + 2DNH + 2DKH + 2D + D·E) + D·V·(1 or 2);
+//! * KV per token = 2·L·K·H × the KV type's bytes;
+//! * decode: T_step = B·S·KV ÷ W + max(2·B·P_act ÷ C, weights read ÷ W);
+//! * prefill: max((2·B·T·P_act + attention) ÷ C, bytes ÷ W);
+//! * critical batch = (C ÷ W) × bytes per weight ÷ 2 × P ÷ P_act.
+//!
+//! An MoE reads, in expectation, E·(1 − (1 − k/E)^tokens) experts a layer
+//! (uniform routing), so a small batch reads fewer weights than P.
+
+mod config;
+mod ops;
+mod presets;
+mod run;
+mod state;
+mod sweep;
+mod view;
+mod words;
+
+pub use config::{ModelConfig, MAX_DIM};
+pub use ops::{ops, ModelOp};
+pub use presets::{preset, Preset, PRESETS};
+pub use run::{analyze, wider, LinkTime, ModelAnalysis, ModelRun, Phase};
+pub use state::{ModelState, DEFAULT_MODEL};
+pub use sweep::{curve, CurvePoint, CURVE_POINTS};
+pub use view::{custom_value, evaluate_model, ModelInput, ModelView, CUSTOM_FIELDS};
+pub use words::params_text;

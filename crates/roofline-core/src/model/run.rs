@@ -1,0 +1,378 @@
+//! One model served on a group of chips ([`ModelRun`]) and what the book's
+//! inference chapter computes for it ([`ModelAnalysis`]): memory and
+//! whether it fits, the step time of decode (the book's formula) or
+//! prefill, tokens per second, the critical batch and the regime, and, over
+//! several chips, the link's time per step.
+
+use super::config::ModelConfig;
+use crate::hardware::{Chip, LevelKind};
+use crate::{CoreError, DType};
+
+/// Which step: generating one token per sequence, or reading the prompt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Phase {
+    /// One new token for each of the B sequences (T = 1).
+    #[default]
+    Decode,
+    /// The T prompt tokens of each of the B sequences.
+    Prefill,
+}
+
+impl Phase {
+    /// The link value: `decode` or `prefill`.
+    pub fn key(self) -> &'static str {
+        match self {
+            Phase::Decode => "decode",
+            Phase::Prefill => "prefill",
+        }
+    }
+
+    /// The phase with link value `key`.
+    pub fn from_key(key: &str) -> Option<Phase> {
+        match key {
+            "decode" => Some(Phase::Decode),
+            "prefill" => Some(Phase::Prefill),
+            _ => None,
+        }
+    }
+}
+
+/// A model, a step and the chips that serve it: every number the analysis
+/// needs (see [`analyze`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ModelRun {
+    /// The model's shape.
+    pub config: ModelConfig,
+    /// Decode or prefill.
+    pub phase: Phase,
+    /// B: sequences in the batch.
+    pub batch: f64,
+    /// S: tokens already in each sequence's KV cache.
+    pub context: f64,
+    /// T: prompt tokens per sequence (prefill; decode processes 1).
+    pub prompt: f64,
+    /// The weights' data type.
+    pub weights: DType,
+    /// The KV cache's data type.
+    pub kv: DType,
+    /// The activations' data type.
+    pub act: DType,
+    /// The type the weight matmuls run at; `None` = the wider of the
+    /// weights' and the activations' (as in the calculator).
+    pub math: Option<DType>,
+    /// n: chips the weights and the KV cache are split over.
+    pub chips: f64,
+    /// The fraction of the peak FLOP/s actually reached (0 to 1).
+    pub eff_flops: f64,
+    /// The fraction of the memory bandwidth actually reached (0 to 1).
+    pub eff_bw: f64,
+}
+
+/// Everything the Model page shows for a [`ModelRun`], in base units
+/// (parameters, bytes, seconds, FLOP/s, bytes/s).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ModelAnalysis {
+    /// P: every parameter.
+    pub params: f64,
+    /// P_act: the parameters one token's FLOPs touch.
+    pub active_params: f64,
+    /// P × the weights' bytes per parameter.
+    pub weight_bytes: f64,
+    /// KV bytes per token: 2·L·K·H × the KV type's bytes.
+    pub kv_per_token: f64,
+    /// Tokens each sequence holds in its cache at the end of the step.
+    pub cached: f64,
+    /// KV bytes per sequence: cached × per token.
+    pub kv_per_seq: f64,
+    /// KV bytes of the batch: B × per sequence.
+    pub kv_bytes: f64,
+    /// Weights and the batch's KV cache (activations are left out: they
+    /// are small next to either).
+    pub memory: f64,
+    /// The n chips' HBM capacity, if the chip lists one.
+    pub hbm: Option<f64>,
+    /// Whether the memory fits in it (`None` without a capacity).
+    pub fits: Option<bool>,
+    /// The largest batch that fits at this context: ⌊(HBM − weights) ÷
+    /// (cached × KV per token)⌋; `None` without a capacity or with no
+    /// cache (no context: any batch fits the cache).
+    pub max_batch: Option<f64>,
+    /// The type the weight matmuls run at.
+    pub math: DType,
+    /// C: the n chips' FLOP/s at that type, times the fraction reached.
+    pub flops_rate: f64,
+    /// W: the n chips' HBM bandwidth, times the fraction reached.
+    pub bandwidth: f64,
+    /// Experts each layer reads in this step, expected, with uniform
+    /// routing: E·(1 − (1 − k/E)^tokens); E = 1 for a dense model.
+    pub experts_read: f64,
+    /// Weight bytes read in this step: everything but the experts, and the
+    /// experts read.
+    pub weights_read: f64,
+    /// FLOPs of the weight matmuls: 2 × tokens × P_act.
+    pub weight_flops: f64,
+    /// FLOPs of attention (QK and attention × V), all layers.
+    pub attention_flops: f64,
+    /// KV bytes read and written in this step.
+    pub kv_traffic: f64,
+    /// Decode: the KV cache's read time, B·S·KV per token ÷ W.
+    pub t_kv: f64,
+    /// The weight matmuls' math time: 2·tokens·P_act ÷ C.
+    pub t_weight_math: f64,
+    /// The weights' load time: weights read ÷ W.
+    pub t_weight_load: f64,
+    /// The step time: decode, the book's t_kv + max(math, load); prefill,
+    /// max(all FLOPs ÷ C, all bytes ÷ W).
+    pub step_time: f64,
+    /// Tokens made (decode: B) or read (prefill: B·T) per second.
+    pub tokens_per_s: f64,
+    /// The same per chip.
+    pub tokens_per_s_chip: f64,
+    /// Decode: time per output token (the step); prefill: time to the
+    /// first token (the step).
+    pub latency: f64,
+    /// The batch (in tokens of this step) above which the weight matmuls
+    /// are compute-bound: (C ÷ W) × (weights' bytes ÷ 2) × (P ÷ P_act).
+    pub critical_batch: f64,
+    /// Compute-bound (the weights' math, or prefill's FLOPs, takes longer).
+    pub compute_bound: bool,
+    /// Over several chips, the link between them: its name, bandwidth, the
+    /// bytes per layer (2·tokens·D activations), the time per step, and
+    /// whether it is slower than the weights' load.
+    pub link: Option<LinkTime>,
+}
+
+/// The link's share of a step over several chips (the book's decode
+/// sharding bound): each layer's activations cross it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LinkTime {
+    /// The link (ICI, NVLink, ...).
+    pub kind: LevelKind,
+    /// Its bandwidth, one direction, bytes/s.
+    pub bandwidth: f64,
+    /// Bytes per layer: 2 × tokens × D × the activations' bytes.
+    pub bytes_per_layer: f64,
+    /// L × bytes per layer ÷ bandwidth.
+    pub time: f64,
+    /// Whether it exceeds the weights' load time, so it binds.
+    pub binds: bool,
+}
+
+/// The number as a whole-number size, or an error naming `field`.
+fn whole(field: &str, v: f64, min: f64) -> Result<f64, CoreError> {
+    if v.is_finite() && v.fract() == 0.0 && v >= min && v <= 1e9 {
+        Ok(v)
+    } else {
+        Err(CoreError::Invalid(format!(
+            "{field}: a whole number from {} to 1e9",
+            crate::format::plain_number(min)
+        )))
+    }
+}
+
+/// A fraction in (0, 1], or an error naming `field`.
+fn fraction(field: &str, v: f64) -> Result<f64, CoreError> {
+    if v.is_finite() && v > 0.0 && v <= 1.0 {
+        Ok(v)
+    } else {
+        Err(CoreError::Invalid(format!(
+            "{field}: a fraction above 0 and at most 1 (100%)"
+        )))
+    }
+}
+
+impl ModelRun {
+    /// Tokens this step processes: B in decode, B·T in prefill.
+    pub fn tokens(&self) -> f64 {
+        match self.phase {
+            Phase::Decode => self.batch,
+            Phase::Prefill => self.batch * self.prompt,
+        }
+    }
+
+    /// Checks every number; the error names the field.
+    pub fn check(&self) -> Result<(), CoreError> {
+        self.config.check()?;
+        whole("batch (B)", self.batch, 1.0)?;
+        whole("context (S)", self.context, 0.0)?;
+        whole("prompt (T)", self.prompt, 1.0)?;
+        whole("chips (n)", self.chips, 1.0)?;
+        fraction("fraction of peak FLOP/s", self.eff_flops)?;
+        fraction("fraction of bandwidth", self.eff_bw)?;
+        Ok(())
+    }
+
+    /// The type the weight matmuls run at.
+    pub fn math_dtype(&self) -> DType {
+        self.math.unwrap_or_else(|| wider(self.weights, self.act))
+    }
+}
+
+/// The wider of two types (more bytes; the first on a tie).
+pub fn wider(a: DType, b: DType) -> DType {
+    if b.bytes() > a.bytes() {
+        b
+    } else {
+        a
+    }
+}
+
+/// The analysis of `run` on `chip` (one chip's numbers; the run says how
+/// many). Errors name the field or the chip's missing figure.
+pub fn analyze(run: &ModelRun, chip: &Chip) -> Result<ModelAnalysis, CoreError> {
+    run.check()?;
+    let m = &run.config;
+    let n = run.chips;
+    let math = run.math_dtype();
+    let flops_rate = chip.peak(math)? * n * run.eff_flops;
+    let bandwidth = chip.bandwidth(LevelKind::Hbm)? * n * run.eff_bw;
+    let params = m.params();
+    let active_params = m.active_params();
+    let w = run.weights.bytes();
+    let weight_bytes = params * w;
+    let kv_per_token = m.kv_bytes_per_token(run.kv);
+    let tokens = run.tokens();
+    let (t, cached) = match run.phase {
+        Phase::Decode => (1.0, run.context + 1.0),
+        Phase::Prefill => (run.prompt, run.context + run.prompt),
+    };
+    let kv_per_seq = cached * kv_per_token;
+    let kv_bytes = run.batch * kv_per_seq;
+    let memory = weight_bytes + kv_bytes;
+    let hbm = chip
+        .level(LevelKind::Hbm)
+        .ok()
+        .and_then(|l| l.capacity)
+        .map(|c| c * n);
+    let fits = hbm.map(|h| memory <= h);
+    let max_batch = hbm.and_then(|h| {
+        (kv_per_seq > 0.0).then(|| ((h - weight_bytes) / kv_per_seq).floor().max(0.0))
+    });
+    // Experts read: with uniform routing each token picks k of E, so a
+    // layer reads E·(1 − (1 − k/E)^tokens) experts on average.
+    let experts_read = if m.is_moe() {
+        m.experts * (1.0 - (1.0 - m.active / m.experts).powi_f(tokens))
+    } else {
+        1.0
+    };
+    let expert_share = m.layers * m.experts * m.expert_params();
+    let weights_read = (params - expert_share * (1.0 - experts_read / m.experts)) * w;
+    let weight_flops = 2.0 * tokens * active_params;
+    // Attention per layer: QK and attention × V, 2·B·T·A·N·H each, with A
+    // the keys each query attends to: the cache and itself in decode; the
+    // cache and, with a causal mask, half the prompt on average in prefill.
+    let attended = match run.phase {
+        Phase::Decode => run.context + 1.0,
+        Phase::Prefill => run.context + (run.prompt + 1.0) / 2.0,
+    };
+    let attention_flops = 4.0 * run.batch * t * attended * m.heads * m.head_dim * m.layers;
+    let kv_read = run.batch * run.context * kv_per_token;
+    let kv_written = run.batch * t * kv_per_token;
+    let kv_traffic = kv_read + kv_written;
+    let t_kv = kv_read / bandwidth;
+    let t_weight_math = weight_flops / flops_rate;
+    let t_weight_load = weights_read / bandwidth;
+    let step_time = match run.phase {
+        Phase::Decode => t_kv + t_weight_math.max(t_weight_load),
+        Phase::Prefill => ((weight_flops + attention_flops) / flops_rate)
+            .max((weights_read + kv_traffic) / bandwidth),
+    };
+    let compute_bound = match run.phase {
+        Phase::Decode => t_weight_math > t_weight_load,
+        Phase::Prefill => {
+            (weight_flops + attention_flops) / flops_rate > (weights_read + kv_traffic) / bandwidth
+        }
+    };
+    let tokens_per_s = tokens / step_time;
+    let critical_batch = flops_rate / bandwidth * (w / 2.0) * (params / active_params);
+    let link = if n > 1.0 {
+        chip.level_kinds()
+            .into_iter()
+            .find(|k| k.is_network())
+            .and_then(|kind| chip.bandwidth(kind).ok().map(|bw| (kind, bw)))
+            .map(|(kind, bw)| {
+                let bytes_per_layer = 2.0 * tokens * m.d_model * run.act.bytes();
+                let time = m.layers * bytes_per_layer / bw;
+                LinkTime {
+                    kind,
+                    bandwidth: bw,
+                    bytes_per_layer,
+                    time,
+                    binds: time > t_weight_load,
+                }
+            })
+    } else {
+        None
+    };
+    let a = ModelAnalysis {
+        params,
+        active_params,
+        weight_bytes,
+        kv_per_token,
+        cached,
+        kv_per_seq,
+        kv_bytes,
+        memory,
+        hbm,
+        fits,
+        max_batch,
+        math,
+        flops_rate,
+        bandwidth,
+        experts_read,
+        weights_read,
+        weight_flops,
+        attention_flops,
+        kv_traffic,
+        t_kv,
+        t_weight_math,
+        t_weight_load,
+        step_time,
+        tokens_per_s,
+        tokens_per_s_chip: tokens_per_s / n,
+        latency: step_time,
+        critical_batch,
+        compute_bound,
+        link,
+    };
+    let finite = [
+        a.memory,
+        a.step_time,
+        a.tokens_per_s,
+        a.critical_batch,
+        a.weights_read,
+    ]
+    .iter()
+    .all(|x| x.is_finite() && *x >= 0.0)
+        && a.step_time > 0.0;
+    if !finite {
+        return Err(CoreError::Invalid(
+            "the numbers are out of range: the step time cannot be computed".to_string(),
+        ));
+    }
+    Ok(a)
+}
+
+/// `x^y` for a whole `y` ≥ 0 without libm's `pow`: squaring.
+trait PowiF {
+    fn powi_f(self, y: f64) -> f64;
+}
+
+impl PowiF for f64 {
+    fn powi_f(self, y: f64) -> f64 {
+        if !y.is_finite() || y <= 0.0 {
+            return 1.0;
+        }
+        // Beyond 2^53 tokens the result has long underflowed to 0.
+        let mut e = y.min(9e15) as u64;
+        let (mut base, mut acc) = (self, 1.0);
+        while e > 0 {
+            if e & 1 == 1 {
+                acc *= base;
+            }
+            base *= base;
+            e >>= 1;
+        }
+        acc
+    }
+}

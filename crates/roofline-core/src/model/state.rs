@@ -1,0 +1,60 @@
+//! The Model page's state, as a link carries it (docs/url-schema.md). The
+//! chip, its edited numbers and the chip count are the calculator's.
+
+use super::config::ModelConfig;
+use super::presets::PRESETS;
+use super::run::Phase;
+use crate::DType;
+
+/// The preset the page opens on.
+pub const DEFAULT_MODEL: &str = "llama3-8b";
+
+/// What the Model page shows (with the calculator's chip and chip count).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ModelState {
+    /// A preset id, or `custom`.
+    pub model: String,
+    /// The custom model (the fields' values; with a preset, the preset's
+    /// shape, kept so that switching to custom starts from it).
+    pub custom: ModelConfig,
+    /// Decode or prefill.
+    pub phase: Phase,
+    /// B: sequences.
+    pub batch: f64,
+    /// S: tokens in each sequence's cache.
+    pub context: f64,
+    /// T: prompt tokens (prefill).
+    pub prompt: f64,
+    /// The weights' type.
+    pub weights: DType,
+    /// The KV cache's type.
+    pub kv: DType,
+    /// The activations' type.
+    pub act: DType,
+    /// The weight matmuls' type; `None` = the wider of weights and
+    /// activations.
+    pub math: Option<DType>,
+    /// The fraction of peak FLOP/s reached (0 to 1).
+    pub eff_flops: f64,
+    /// The fraction of bandwidth reached (0 to 1).
+    pub eff_bw: f64,
+}
+
+impl Default for ModelState {
+    fn default() -> Self {
+        ModelState {
+            model: DEFAULT_MODEL.to_string(),
+            custom: PRESETS[0].config.clone(),
+            phase: Phase::Decode,
+            batch: 8.0,
+            context: 2048.0,
+            prompt: 2048.0,
+            weights: DType::Int8,
+            kv: DType::Bf16,
+            act: DType::Bf16,
+            math: None,
+            eff_flops: 1.0,
+            eff_bw: 1.0,
+        }
+    }
+}

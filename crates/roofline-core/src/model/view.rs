@@ -1,0 +1,347 @@
+//! The Model page's view model: the text the user typed in ([`ModelInput`])
+//! in, every field's error and every result formatted ([`ModelView`]) out,
+//! as `calc::evaluate` does for the calculator.
+
+use super::config::ModelConfig;
+use super::ops::{ops, ModelOp};
+use super::presets::{preset, Preset, PRESETS};
+use super::run::{analyze, ModelAnalysis, ModelRun, Phase};
+use super::state::ModelState;
+use super::sweep::{curve, CurvePoint};
+use crate::calc::Field;
+use crate::hardware::Chip;
+use crate::input::parse_positive;
+use crate::report::{row, ResultRow, Step};
+use crate::{format, DType};
+
+/// What the user has entered on the Model page, as typed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ModelInput {
+    /// A preset id, or `custom`.
+    pub model: String,
+    /// The custom model's fields as typed, by key (`layers`, `d`, ...);
+    /// with a preset, unused.
+    pub custom: Vec<(&'static str, String)>,
+    /// Whether the custom model ties its embeddings.
+    pub tied: bool,
+    /// Whether the custom model's MLP is gated.
+    pub gated: bool,
+    /// Decode or prefill.
+    pub phase: Phase,
+    /// B as typed.
+    pub batch: String,
+    /// S as typed.
+    pub context: String,
+    /// T as typed.
+    pub prompt: String,
+    /// The weights', KV cache's and activations' types.
+    pub weights: DType,
+    /// The KV cache's type.
+    pub kv: DType,
+    /// The activations' type.
+    pub act: DType,
+    /// The weight matmuls' type; `None` = the wider of weights and
+    /// activations.
+    pub math: Option<DType>,
+    /// The fraction of peak FLOP/s reached, as typed (a fraction or a %).
+    pub eff_flops: String,
+    /// The fraction of bandwidth reached, as typed.
+    pub eff_bw: String,
+}
+
+/// The custom model's fields: key, label, the config's value.
+pub const CUSTOM_FIELDS: [(&str, &str); 9] = [
+    ("layers", "Layers L"),
+    ("d", "Width D"),
+    ("ff", "MLP width F (per expert)"),
+    ("heads", "Query heads N"),
+    ("kvheads", "KV heads K"),
+    ("headdim", "Head dimension H"),
+    ("vocab", "Vocabulary V"),
+    ("experts", "Experts E"),
+    ("active", "Active experts k"),
+];
+
+/// The value of a custom field of `c`.
+pub fn custom_value(c: &ModelConfig, key: &str) -> f64 {
+    match key {
+        "layers" => c.layers,
+        "d" => c.d_model,
+        "ff" => c.d_ff,
+        "heads" => c.heads,
+        "kvheads" => c.kv_heads,
+        "headdim" => c.head_dim,
+        "vocab" => c.vocab,
+        "experts" => c.experts,
+        _ => c.active,
+    }
+}
+
+fn set_custom(c: &mut ModelConfig, key: &str, v: f64) {
+    match key {
+        "layers" => c.layers = v,
+        "d" => c.d_model = v,
+        "ff" => c.d_ff = v,
+        "heads" => c.heads = v,
+        "kvheads" => c.kv_heads = v,
+        "headdim" => c.head_dim = v,
+        "vocab" => c.vocab = v,
+        "experts" => c.experts = v,
+        _ => c.active = v,
+    }
+}
+
+impl ModelInput {
+    /// The input that shows `state` (numbers written as in links).
+    pub fn from_state(s: &ModelState) -> ModelInput {
+        let num = crate::num::shortest;
+        ModelInput {
+            model: s.model.clone(),
+            custom: CUSTOM_FIELDS
+                .iter()
+                .map(|(k, _)| (*k, num(custom_value(&s.custom, k))))
+                .collect(),
+            tied: s.custom.tied,
+            gated: s.custom.gated,
+            phase: s.phase,
+            batch: num(s.batch),
+            context: num(s.context),
+            prompt: num(s.prompt),
+            weights: s.weights,
+            kv: s.kv,
+            act: s.act,
+            math: s.math,
+            eff_flops: percent_text(s.eff_flops),
+            eff_bw: percent_text(s.eff_bw),
+        }
+    }
+}
+
+/// A fraction as a field shows it: `100%`, `40%`.
+fn percent_text(f: f64) -> String {
+    format!("{}%", format::sig(f * 100.0, 4))
+}
+
+/// Everything the Model page shows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ModelView {
+    /// The preset, unless custom.
+    pub preset: Option<&'static Preset>,
+    /// The model's shape (the preset's, or the custom one when it reads).
+    pub config: Option<ModelConfig>,
+    /// Every field: the custom model's, then B, S, T and the fractions.
+    pub fields: Vec<Field>,
+    /// The run, when every field reads.
+    pub run: Option<ModelRun>,
+    /// The analysis.
+    pub analysis: Option<ModelAnalysis>,
+    /// Result rows (keys without the page's `model-` prefix).
+    pub rows: Vec<ResultRow>,
+    /// Whether it fits, as `yes` / `no` (or empty) and a sentence.
+    pub fits: (String, String),
+    /// The regime, `compute` / `bandwidth`, and a sentence.
+    pub regime: (&'static str, String),
+    /// Over several chips, the link's sentence.
+    pub link: String,
+    /// Every operation of the step.
+    pub ops: Vec<ModelOp>,
+    /// The latency–throughput curve.
+    pub curve: Vec<CurvePoint>,
+    /// The derivation, in the book's notation with the numbers.
+    pub derivation: Vec<Step>,
+    /// Why there are no results, when a field or the chip stops them.
+    pub error: Option<String>,
+}
+
+/// A fraction typed as `0.4`, `40%` or `40 %`; the error names `label`.
+fn parse_fraction(label: &str, text: &str) -> Result<f64, String> {
+    let t = text.trim();
+    let (num, scale) = match t.strip_suffix('%') {
+        Some(n) => (n.trim(), 0.01),
+        None => (t, 1.0),
+    };
+    let v = crate::num::parse_f64(num).map(|v| v * scale);
+    match v {
+        Some(v) if v.is_finite() && v > 0.0 && v <= 1.0 => Ok(v),
+        _ => Err(format!(
+            "{label}: a fraction above 0 and at most 1, such as 0.4 or 40%"
+        )),
+    }
+}
+
+/// A whole number from `min` to 1e9 as typed; the error names `label`.
+fn parse_whole(label: &str, text: &str, min: f64) -> Result<f64, String> {
+    let v = if min == 0.0 && text.trim() == "0" {
+        Ok(0.0)
+    } else {
+        parse_positive(label, text).map_err(|e| e.to_string())
+    }?;
+    if v.fract() != 0.0 || v > 1e9 || v < min {
+        return Err(format!(
+            "{label}: a whole number from {} to 1e9",
+            format::plain_number(min)
+        ));
+    }
+    Ok(v)
+}
+
+/// The Model page's view of `input` on `chip` served by `chips` chips.
+pub fn evaluate_model(input: &ModelInput, chip: Option<&Chip>, chips: u32) -> ModelView {
+    let mut v = ModelView {
+        preset: preset(&input.model),
+        config: None,
+        fields: Vec::new(),
+        run: None,
+        analysis: None,
+        rows: Vec::new(),
+        fits: (String::new(), String::new()),
+        regime: ("", String::new()),
+        link: String::new(),
+        ops: Vec::new(),
+        curve: Vec::new(),
+        derivation: Vec::new(),
+        error: None,
+    };
+    let mut ok = true;
+    let mut field = |id: &str, label: &str, text: &str, read: Result<f64, String>, note: String| {
+        let error = read.as_ref().err().cloned();
+        ok &= error.is_none();
+        v.fields.push(Field {
+            id: id.to_string(),
+            label: label.to_string(),
+            text: text.to_string(),
+            error,
+            note,
+            source: None,
+        });
+        read.ok()
+    };
+    // The model: a preset's shape, or the custom fields.
+    let config = match preset(&input.model) {
+        Some(p) => Some(p.config.clone()),
+        None => {
+            let mut c = PRESETS[0].config.clone();
+            c.tied = input.tied;
+            c.gated = input.gated;
+            let mut all = true;
+            for (key, label) in CUSTOM_FIELDS {
+                let text = input
+                    .custom
+                    .iter()
+                    .find(|(k, _)| *k == key)
+                    .map_or(String::new(), |(_, t)| t.clone());
+                match field(
+                    &format!("m-{key}"),
+                    label,
+                    &text,
+                    parse_whole(label, &text, 1.0),
+                    String::new(),
+                ) {
+                    Some(x) => set_custom(&mut c, key, x),
+                    None => all = false,
+                }
+            }
+            all.then_some(c)
+        }
+    };
+    let b = field(
+        "model-b",
+        "Batch B (sequences)",
+        &input.batch,
+        parse_whole("Batch B", &input.batch, 1.0),
+        String::new(),
+    );
+    let s = field(
+        "model-ctx",
+        "Context S (tokens in the cache)",
+        &input.context,
+        parse_whole("Context S", &input.context, 0.0),
+        v.preset.map_or(String::new(), |p| {
+            format!(
+                "{} was trained for up to {} tokens.",
+                p.name,
+                format::plain_number(p.max_context)
+            )
+        }),
+    );
+    let t = field(
+        "model-prompt",
+        "Prompt T (tokens, prefill)",
+        &input.prompt,
+        parse_whole("Prompt T", &input.prompt, 1.0),
+        String::new(),
+    );
+    let ef = field(
+        "model-eff-flops",
+        "Fraction of peak FLOP/s reached",
+        &input.eff_flops,
+        parse_fraction("Fraction of peak", &input.eff_flops),
+        "100% is the roofline's bound; real kernels reach less (the book's prefill example assumes 40%).".to_string(),
+    );
+    let eb = field(
+        "model-eff-bw",
+        "Fraction of bandwidth reached",
+        &input.eff_bw,
+        parse_fraction("Fraction of bandwidth", &input.eff_bw),
+        String::new(),
+    );
+    if let Some(c) = &config {
+        if let Err(e) = c.check() {
+            v.error = Some(e.to_string());
+        }
+    }
+    v.config.clone_from(&config);
+    let (Some(config), Some(b), Some(s), Some(t), Some(ef), Some(eb), true, None) =
+        (config, b, s, t, ef, eb, ok, &v.error)
+    else {
+        if v.error.is_none() && ok {
+            v.error = Some("a field is invalid".to_string());
+        }
+        return v;
+    };
+    let Some(chip) = chip else {
+        v.error = Some("the calculator's chip has an invalid number: fix it there".to_string());
+        return v;
+    };
+    let run = ModelRun {
+        config,
+        phase: input.phase,
+        batch: b,
+        context: s,
+        prompt: t,
+        weights: input.weights,
+        kv: input.kv,
+        act: input.act,
+        math: input.math,
+        chips: f64::from(chips.max(1)),
+        eff_flops: ef,
+        eff_bw: eb,
+    };
+    let result = analyze(&run, chip).and_then(|a| {
+        let o = ops(&run, &a, chip)?;
+        let c = curve(&run, chip)?;
+        Ok((a, o, c))
+    });
+    match result {
+        Ok((a, o, c)) => {
+            super::words::fill(&mut v, &run, &a, chip);
+            v.analysis = Some(a);
+            v.ops = o;
+            v.curve = c;
+            v.run = Some(run);
+        }
+        Err(e) => v.error = Some(e.to_string()),
+    }
+    v
+}
+
+/// A result row of the Model page.
+pub(super) fn result(
+    key: &'static str,
+    label: &str,
+    value: f64,
+    text: String,
+    meaning: String,
+) -> ResultRow {
+    row(key, label, Some(value), text, meaning)
+}
