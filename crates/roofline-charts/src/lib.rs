@@ -14,6 +14,7 @@ mod batch_current;
 mod error;
 mod frame;
 mod labels;
+pub mod latency;
 mod legend;
 pub mod roofline;
 pub mod spec;
@@ -22,6 +23,7 @@ pub mod theme;
 
 pub use batch::{batch_csv, batch_for, draw_batch, BatchChart, BatchSeries};
 pub use batch_current::{batch_with_current, CurrentBatch};
+pub use latency::{draw_latency, latency_for, LatencyChart};
 pub use plotters::prelude::DrawingBackend;
 pub use roofline::{
     draw_roofline, draw_roofline_points, nearest, BandwidthLine, OpMarker, OtherRoof, PlotFrame,

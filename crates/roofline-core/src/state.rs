@@ -41,24 +41,29 @@ pub enum View {
     Quiz,
     /// The chapter in steps, with live figures.
     Learn,
+    /// A whole transformer on the roofline.
+    Model,
 }
 
 impl View {
-    /// The key used in links: `calc`, `quiz` or `learn`.
+    /// The key used in links: `calc`, `quiz`, `learn` or `model`.
     pub fn key(self) -> &'static str {
         match self {
             View::Calculator => "calc",
             View::Quiz => "quiz",
             View::Learn => "learn",
+            View::Model => "model",
         }
     }
 
-    /// Parses a key (`calc`, `calculator`, `quiz`, `learn`), case-insensitively.
+    /// Parses a key (`calc`, `calculator`, `quiz`, `learn`, `model`),
+    /// case-insensitively.
     pub fn from_key(s: &str) -> Option<View> {
         match s.trim().to_ascii_lowercase().as_str() {
             "calc" | "calculator" => Some(View::Calculator),
             "quiz" => Some(View::Quiz),
             "learn" => Some(View::Learn),
+            "model" => Some(View::Model),
             _ => None,
         }
     }
@@ -189,6 +194,8 @@ pub struct AppState {
     /// Measured kernels on the roofline, in the link's compact form
     /// ([`crate::points::compact`]); empty for none.
     pub points: String,
+    /// The Model page (its chip and chip count are the calculator's).
+    pub model: crate::model::ModelState,
 }
 
 impl Default for AppState {
@@ -199,6 +206,7 @@ impl Default for AppState {
             quiz: QuizState::default(),
             step: 1,
             points: String::new(),
+            model: crate::model::ModelState::default(),
         }
     }
 }

@@ -8,6 +8,7 @@ use proptest::prelude::*;
 use proptest::sample::select;
 use roofline_core::hardware::catalogue;
 use roofline_core::learn::STEP_COUNT;
+use roofline_core::model::{preset, ModelConfig, ModelState, Phase, PRESETS};
 use roofline_core::network::Collective;
 use roofline_core::state::{
     default_batch_dim, AppState, CalcState, ChartScale, QuizState, View, MAX_CHIPS, MAX_PAIRS,
@@ -185,27 +186,105 @@ fn calc_state() -> impl Strategy<Value = CalcState> {
         })
 }
 
+/// A Model page state: a preset or a valid custom model, every key.
+fn model_state() -> impl Strategy<Value = ModelState> {
+    let dtype = || select(DType::ALL.to_vec());
+    (
+        prop_oneof![
+            select(PRESETS.iter().map(|p| p.id.to_string()).collect::<Vec<_>>()),
+            Just("custom".to_string())
+        ],
+        (
+            1.0f64..200.0,
+            1.0f64..64.0,
+            1.0f64..8.0,
+            any::<bool>(),
+            any::<bool>(),
+            1.0f64..16.0,
+            1.0f64..16.0,
+        ),
+        (1u32..100_000, 0u32..1_000_000, 1u32..100_000),
+        (dtype(), dtype(), dtype(), prop::option::of(dtype())),
+        (
+            prop_oneof![Just(Phase::Decode), Just(Phase::Prefill)],
+            0.01f64..=1.0,
+            prop_oneof![Just(1.0f64), 0.01f64..1.0],
+        ),
+    )
+        .prop_map(
+            |(
+                model,
+                (l, g, k, tied, gated, e, a),
+                (b, s, t),
+                (w, kv, act, math),
+                (phase, ef, eb),
+            )| {
+                let custom = if model == "custom" {
+                    let (k, e) = (k.floor(), e.floor());
+                    ModelConfig {
+                        layers: l.floor(),
+                        d_model: 512.0,
+                        d_ff: 1024.0,
+                        heads: k * g.floor(),
+                        kv_heads: k,
+                        head_dim: 64.0,
+                        vocab: 1000.0,
+                        tied,
+                        gated,
+                        experts: e,
+                        active: a.floor().min(e),
+                    }
+                } else {
+                    preset(&model).unwrap().config.clone()
+                };
+                ModelState {
+                    model,
+                    custom,
+                    phase,
+                    batch: f64::from(b),
+                    context: f64::from(s),
+                    prompt: f64::from(t),
+                    weights: w,
+                    kv,
+                    act,
+                    math,
+                    eff_flops: ef,
+                    eff_bw: eb,
+                }
+            },
+        )
+}
+
 fn app_state() -> impl Strategy<Value = AppState> {
     (
-        prop_oneof![Just(View::Calculator), Just(View::Quiz), Just(View::Learn)],
+        prop_oneof![
+            Just(View::Calculator),
+            Just(View::Quiz),
+            Just(View::Learn),
+            Just(View::Model)
+        ],
         calc_state(),
         select(vec!["q1", "q2", "q10", "warm-up", "b_3", "Q7x"]),
         prop_oneof![Just(1u32), 1..=100u32],
         prop_oneof![Just(0u64), any::<u64>()],
         prop_oneof![Just(1u32), 1..=STEP_COUNT],
         kernels(),
+        model_state(),
     )
-        .prop_map(|(view, calc, q, part, seed, step, points)| AppState {
-            view,
-            calc,
-            quiz: QuizState {
-                question: q.to_string(),
-                part,
-                seed,
+        .prop_map(
+            |(view, calc, q, part, seed, step, points, model)| AppState {
+                view,
+                calc,
+                quiz: QuizState {
+                    question: q.to_string(),
+                    part,
+                    seed,
+                },
+                step,
+                points,
+                model,
             },
-            step,
-            points,
-        })
+        )
 }
 
 /// Measured kernels in their link form: names with the separators and

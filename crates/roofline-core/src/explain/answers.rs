@@ -76,6 +76,30 @@ pub fn answer(key: &str) -> &'static [&'static str] {
             "For recent NVIDIA and AMD parts, the headline tensor figure assumes 2:4 structured sparsity: two of every four weights are zero and the hardware skips them. A dense matmul, the kind this chapter counts, runs at half that rate. Every preset here uses the dense peak, and the note under the chip shows both figures and the critical intensity each gives.",
             "The readers' discussion quoted an RTX 3090 from its sparse fp16 figure, which doubles the critical batch. A GeForce card also runs bf16, and fp16 with fp32 accumulation, at half its fp16-accumulate rate: pick the data type the math runs at to see which peak applies.",
         ],
+        "decode-bandwidth" => &[
+            "A decode step makes one token for each of the B sequences, so every weight matmul is Part 1's X[B,D] · W[D,F] with B rows: its intensity is about B for bf16 weights. Every weight is read once per step whatever B is, while the FLOPs grow with B. Below the critical batch, reading the weights takes longer than using them, and the step time is the weights' bytes ÷ the bandwidth, the same for one sequence as for many: extra sequences are nearly free.",
+            "Above it the math takes over and the step grows with B. Between the two, the latency-throughput curve bends: to its left tokens per second rise at almost no cost in latency.",
+        ],
+        "kv-long" => &[
+            "The weights are read once per step for the whole batch; the KV cache is read once per step for every sequence, and it grows with the context: B·S·2·L·K·H bytes against P bytes of weights. So at long context and large batches the cache, not the weights, is most of the bytes, and of the memory.",
+            "That part of the step is attention, which is never compute-bound: each cached key and value is used once per new token, an intensity of about the number of query heads per KV head at best. Batching does not help it, since each sequence reads its own cache; a smaller cache (fewer KV heads, an int8 cache) does.",
+        ],
+        "int8-critical" => &[
+            "The weight matmuls turn compute-bound when 2·B·P ÷ C exceeds P·(bytes per weight) ÷ W, that is when B > (C ÷ W) × (bytes per weight) ÷ 2. With int8 weights and bf16 math, C stays bf16's and the bytes per weight halve, so the critical batch halves: loading is twice as fast against the same math.",
+            "Doing the math in int8 too doubles C on a chip with an int8 peak, and the critical batch is back where bf16 had it. Lower critical batches mean smaller batches already use the chip fully.",
+        ],
+        "gqa" => &[
+            "With grouped-query attention K key/value heads serve N query heads, N ÷ K each. The KV cache per token is 2·L·K·H bytes per element, so it shrinks by N ÷ K against multi-head attention (K = N): more sequences and longer contexts fit, and the cache reads of every decode step shrink by the same factor.",
+            "Attention's FLOPs do not change (2·B·T·S·N·H for QK): every query head still attends. Its intensity rises by N ÷ K, since each key and value read now serves that many heads, but it stays low.",
+        ],
+        "moe-count" => &[
+            "A mixture of experts has E MLPs per layer and each token uses k of them. P counts all E (memory and the bytes read when every expert is used); P_act counts k (the FLOPs per token: 2·P_act). Here each layer's router is counted too (D·E).",
+            "A small batch does not touch every expert. With uniform routing a layer reads E·(1 − (1 − k ÷ E)^tokens) experts on average, so the weights read grow with the batch until all are read. Each expert sees about k ÷ E of the tokens, which is why the critical batch is about E ÷ k times a dense model's: (C ÷ W) × bytes ÷ 2 × P ÷ P_act.",
+        ],
+        "efficiency" => &[
+            "The roofline is a bound: it assumes the chip reaches its peak FLOP/s and its full bandwidth. Real kernels reach less, often 40 to 70% of the FLOPs in a large matmul and 70 to 90% of the bandwidth in a well-written decode step. The two fractions scale C and W, so the times become estimates of what a real server would see; at 100% they are the bounds.",
+            "The book's prefill example assumes 40% of the peak. Set the fractions from a measurement (the calculator's \"Your measurements\" gives the share of the roof a kernel reached) to predict the rest.",
+        ],
         _ => &[],
     }
 }
@@ -100,4 +124,10 @@ pub const KEYS: &[&str] = &[
     "hbm",
     "gather",
     "collective",
+    "decode-bandwidth",
+    "kv-long",
+    "int8-critical",
+    "gqa",
+    "moe-count",
+    "efficiency",
 ];

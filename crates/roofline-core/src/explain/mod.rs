@@ -111,8 +111,36 @@ pub const CHIP: &[Why] = &[Why {
     question: "Why is the peak half the spec sheet's headline?",
 }];
 
+/// On the Model page.
+pub const MODEL: &[Why] = &[
+    Why {
+        key: "decode-bandwidth",
+        question: "Why is decode bandwidth-bound at small batches?",
+    },
+    Why {
+        key: "kv-long",
+        question: "Why does the KV cache, not the weights, dominate at long context?",
+    },
+    Why {
+        key: "int8-critical",
+        question: "Why do int8 weights halve the critical batch?",
+    },
+    Why {
+        key: "gqa",
+        question: "What does grouped-query attention save?",
+    },
+    Why {
+        key: "moe-count",
+        question: "How is a mixture of experts counted?",
+    },
+    Why {
+        key: "efficiency",
+        question: "What do the two fractions reached mean?",
+    },
+];
+
 /// Every list of questions, for the tests and the answers' check.
-pub const ALL: &[&[Why]] = &[CHIP, CHART, RESULTS, NOTATION, DTYPE, NETWORK];
+pub const ALL: &[&[Why]] = &[CHIP, CHART, RESULTS, NOTATION, DTYPE, NETWORK, MODEL];
 
 #[cfg(test)]
 mod tests {

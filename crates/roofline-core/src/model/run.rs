@@ -353,6 +353,20 @@ pub fn analyze(run: &ModelRun, chip: &Chip) -> Result<ModelAnalysis, CoreError> 
     Ok(a)
 }
 
+/// The chips serving `run` as one: `chip` with its peak at the matmuls'
+/// type and its HBM bandwidth times n and the fractions reached, so that
+/// its roofline is the group's (the Model page's chart).
+pub fn group_chip(chip: &Chip, run: &ModelRun) -> Result<Chip, CoreError> {
+    let mut g = chip.clone();
+    let math = run.math_dtype();
+    g.set_peak(math, chip.peak(math)? * run.chips * run.eff_flops)?;
+    g.set_bandwidth(
+        LevelKind::Hbm,
+        chip.bandwidth(LevelKind::Hbm)? * run.chips * run.eff_bw,
+    )?;
+    Ok(g)
+}
+
 /// `x^y` for a whole `y` ≥ 0 without libm's `pow`: squaring.
 trait PowiF {
     fn powi_f(self, y: f64) -> f64;

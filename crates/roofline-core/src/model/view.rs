@@ -77,7 +77,8 @@ pub fn custom_value(c: &ModelConfig, key: &str) -> f64 {
     }
 }
 
-fn set_custom(c: &mut ModelConfig, key: &str, v: f64) {
+/// Sets the custom field `key` of `c` to `v`.
+pub fn set_custom(c: &mut ModelConfig, key: &str, v: f64) {
     match key {
         "layers" => c.layers = v,
         "d" => c.d_model = v,
@@ -333,6 +334,28 @@ pub fn evaluate_model(input: &ModelInput, chip: Option<&Chip>, chips: u32) -> Mo
         Err(e) => v.error = Some(e.to_string()),
     }
     v
+}
+
+impl ModelView {
+    /// The state this view shows, for the link: `None` while a field is
+    /// invalid (the page keeps the last valid one).
+    pub fn to_state(&self, input: &ModelInput) -> Option<ModelState> {
+        let run = self.run.as_ref()?;
+        Some(ModelState {
+            model: input.model.clone(),
+            custom: run.config.clone(),
+            phase: run.phase,
+            batch: run.batch,
+            context: run.context,
+            prompt: run.prompt,
+            weights: run.weights,
+            kv: run.kv,
+            act: run.act,
+            math: run.math,
+            eff_flops: run.eff_flops,
+            eff_bw: run.eff_bw,
+        })
+    }
 }
 
 /// A result row of the Model page.

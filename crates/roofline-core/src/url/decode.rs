@@ -15,6 +15,7 @@ use crate::LevelKind;
 use super::notice::{quoted, said, shown, Notes};
 use super::query::{query_part, whole, Params};
 use super::read_calc::read_calc;
+use super::read_model::read_model;
 use super::{Decoded, MAX_PARAMS, VERSION};
 
 /// Reads a link (a query string with or without the leading `?`, or a
@@ -50,6 +51,7 @@ pub fn decode_with(query: &str, questions: &[(&str, u32)]) -> Decoded {
         quiz: read_quiz(&mut p, &mut n, questions),
         step: read_step(&mut p, &mut n),
         points: read_points(&mut p),
+        model: read_model(&mut p, &mut n),
     };
     for e in &p.list {
         if e.used && e.count > 1 {
@@ -229,7 +231,7 @@ fn read_version_and_view(p: &mut Params, n: &mut Notes) -> View {
             n.push(
                 "view",
                 format!(
-                    "{} is not calc, quiz or learn; using calc",
+                    "{} is not calc, quiz, learn or model; using calc",
                     said("view", &raw)
                 ),
             );

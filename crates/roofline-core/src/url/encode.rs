@@ -3,6 +3,7 @@
 //! sizes and pairs stay readable.
 
 use crate::hardware::preset;
+use crate::model::{custom_value, ModelState, CUSTOM_FIELDS};
 use crate::network::Collective;
 use crate::num::shortest;
 use crate::op::{Operation, Shortcut, Sizes};
@@ -13,6 +14,7 @@ use crate::state::{
 };
 use crate::{DType, LevelKind};
 
+use super::read_model::CUSTOM_KEYS;
 use super::VERSION;
 
 /// The link key of an operation: a shortcut's key (`mixed`, `dot`, ...)
@@ -158,6 +160,7 @@ pub fn encode(state: &AppState) -> String {
     if c.pairs != DEFAULT_PAIRS {
         put("pairs", pairs_value(&c.pairs));
     }
+    model_keys(&state.model, &mut put);
     let q = &state.quiz;
     if q.question != DEFAULT_QUESTION {
         put("q", q.question.clone());
@@ -178,6 +181,56 @@ pub fn encode(state: &AppState) -> String {
         .map(|(k, v)| format!("{}={}", escape(k), escape(v)))
         .collect::<Vec<_>>()
         .joined("&")
+}
+
+/// The Model page's keys, in the order of `docs/url-schema.md`: only what
+/// differs from the defaults; a custom model writes every field.
+fn model_keys(m: &ModelState, put: &mut impl FnMut(&str, String)) {
+    let d = ModelState::default();
+    if m.model != d.model {
+        put("model", m.model.clone());
+    }
+    if m.model == "custom" {
+        for ((key, _), link_key) in CUSTOM_FIELDS.iter().zip(CUSTOM_KEYS) {
+            put(link_key, shortest(custom_value(&m.custom, key)));
+        }
+        if m.custom.tied {
+            put("m.tied", "1".to_string());
+        }
+        if !m.custom.gated {
+            put("m.gated", "0".to_string());
+        }
+    }
+    if m.phase != d.phase {
+        put("phase", m.phase.key().to_string());
+    }
+    for (k, v, dv) in [
+        ("b", m.batch, d.batch),
+        ("ctx", m.context, d.context),
+        ("prompt", m.prompt, d.prompt),
+    ] {
+        if v != dv {
+            put(k, shortest(v));
+        }
+    }
+    for (k, v, dv) in [
+        ("w", m.weights, d.weights),
+        ("kv", m.kv, d.kv),
+        ("act", m.act, d.act),
+    ] {
+        if v != dv {
+            put(k, v.name().to_string());
+        }
+    }
+    if let Some(t) = m.math {
+        put("math", t.name().to_string());
+    }
+    if m.eff_flops != 1.0 {
+        put("eff.flops", shortest(m.eff_flops));
+    }
+    if m.eff_bw != 1.0 {
+        put("eff.bw", shortest(m.eff_bw));
+    }
 }
 
 #[cfg(test)]

@@ -33,6 +33,7 @@ mod encode;
 mod notice;
 mod query;
 mod read_calc;
+mod read_model;
 
 pub use decode::{decode, decode_with};
 pub use encode::{encode, op_key};
