@@ -99,7 +99,7 @@ pub fn QuizPart(
     let verdict_view = move || {
         verdict.get().map(|v| {
             let class = match v {
-                Verdict::Right => "verdict right",
+                Verdict::Right | Verdict::RightWithNote { .. } => "verdict right",
                 Verdict::Wrong { .. } => "verdict wrong",
                 Verdict::Close { .. } => "verdict close",
                 Verdict::Unreadable { .. } => "verdict unreadable",

@@ -13,9 +13,13 @@
 //!   from sensible ranges with a small deterministic generator (splitmix64,
 //!   fixed here so that a link with a seed always rebuilds the same
 //!   variant). [`next_seed`] gives the seed for "New numbers".
-//! * [`check`] reads an answer and returns a [`Verdict`]: right, wrong with
-//!   a hint, or unreadable with a message saying how to write it. It never
-//!   panics, whatever the text.
+//! * [`check`] reads an answer and returns a [`Verdict`]: right (with a
+//!   note where it deserves one), wrong with a hint, close, or unreadable
+//!   with a message saying how to write it. It never panics, whatever the
+//!   text. A part's [`Mistake`]s name what a likely wrong answer gets
+//!   wrong, its [`Growth`] what an answer growing with a size it does not
+//!   depend on misses, and its [`Note`]s what an accepted answer from
+//!   another version of the book used.
 //! * [`PartState`] follows one part's attempts: after a second wrong try (or
 //!   [`PartState::reveal`]) the expected answer and the worked solution are
 //!   shown.
@@ -24,7 +28,8 @@
 //! bandwidth, 8.1e11 then 8.2e11 bytes/s; the v6e peak rounded to 9.1e14 in
 //! the roofline chapter; the H100's dense bf16 peak once given as 1e15), an
 //! answer computed with either value passes when the question does not fix
-//! it: see `also_accept` in [`Expected`].
+//! it: see `also_accept` in [`Expected`]; a [`Note`] says which number it
+//! used and what the book uses now.
 
 mod answer;
 mod bank;
@@ -151,6 +156,29 @@ pub struct Mistake {
     pub close: bool,
 }
 
+/// An accepted answer that deserves a word: the same computation with a
+/// number the book used in another version (v5e's HBM at 8.1e11 bytes/s).
+/// The verdict is [`Verdict::RightWithNote`] with the text.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Note {
+    /// The accepted answer (one of the part's `also_accept`).
+    pub answer: Expected,
+    /// What to say: which number it used, what the book uses now and
+    /// what that gives.
+    pub text: String,
+}
+
+/// What to say to an answer that grows with a size the part's answer does
+/// not depend on (question 4's `2B²`, where B cancels): a formula, typed
+/// in a formula part or in a number part, that grows with `dim`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Growth {
+    /// The size it must not grow with (`B`).
+    pub dim: String,
+    /// The concept it misses.
+    pub hint: String,
+}
+
 /// One part of a question.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Part {
@@ -170,6 +198,15 @@ pub struct Part {
     pub solution: Vec<String>,
     /// Likely mistakes with a targeted hint.
     pub mistakes: Vec<Mistake>,
+    /// Notes on accepted answers (another version's number).
+    pub notes: Vec<Note>,
+    /// What to say to an answer that grows with a size this answer does
+    /// not depend on.
+    pub grows: Option<Growth>,
+    /// The question's sizes (`B`, `D`, `F`...) for this part: a formula
+    /// typed where a number is asked is read in these symbols and
+    /// evaluated at these values.
+    pub sizes: Vec<(String, f64)>,
     /// A calculator setup for this part when it differs from the question's.
     pub calc: Option<CalcSetup>,
 }
