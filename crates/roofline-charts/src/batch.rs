@@ -1,6 +1,8 @@
 //! The batch-size chart (practice question 3): attained FLOPs/s against one
 //! dimension for several (D, F) pairs, with exact bytes and each curve's
-//! crossover marked.
+//! crossover marked. A caller may add reference curves, drawn dashed (the
+//! quiz adds the small-size approximation's, [`approximation_series`]); the
+//! calculator adds none.
 
 use plotters::coord::Shift;
 use plotters::element::DashedPathElement;
@@ -49,6 +51,10 @@ pub struct BatchChart {
     pub x_range: (f64, f64),
     /// Log axes (true) or linear axes (false).
     pub log: bool,
+    /// Reference curves, drawn dashed after the curves and named in the
+    /// legend after them (the small-size approximation). [`batch_for`]
+    /// adds none; a caller that wants one pushes it.
+    pub references: Vec<BatchSeries>,
 }
 
 /// The most curves the chart draws (colours cycle beyond the theme's).
@@ -143,7 +149,68 @@ pub fn batch_for(
         series,
         x_range,
         log,
+        references: Vec::new(),
     })
+}
+
+/// The curve of `base`'s small-size approximation, for `chart` (built by
+/// [`batch_for`] from `base` along `chart.dim`): the intensity keeps only
+/// the largest byte terms, so it grows in proportion to the swept size
+/// (2B for bf16[B,D] · int8[D,F]), and the attained throughput is
+/// min(peak, intensity × bandwidth). Its crossover is where that
+/// intensity meets the critical intensity. An error if the swept
+/// dimension is not the one the approximation takes as small.
+pub fn approximation_series(base: &Scenario, chart: &BatchChart) -> Result<BatchSeries, CoreError> {
+    let dim = &chart.dim;
+    let a = roofline_core::analyze(base)?;
+    let (Some(ap), Some(size)) = (a.approx.as_ref(), base.sizes.get(dim)) else {
+        return Err(CoreError::Invalid(format!(
+            "the operation has no small-{dim} approximation"
+        )));
+    };
+    if a.small_dim.as_deref() != Some(dim.as_str()) || !size.is_finite() || *size <= 0.0 {
+        return Err(CoreError::Invalid(format!(
+            "the approximation does not take {dim} as small"
+        )));
+    }
+    let slope = ap.intensity / size;
+    let (lo, hi) = chart.x_range;
+    let xs = if chart.log {
+        log_space(lo, hi, 400)
+    } else {
+        lin_space(lo, hi, 400)
+    };
+    let at = |x: f64| roofline_core::roofline::attained(a.peak, a.bandwidth, slope * x);
+    let mut points: Vec<(f64, f64)> = xs.iter().map(|&x| (x, at(x))).collect();
+    let crossover = a.critical_intensity / slope;
+    if crossover > lo && crossover < hi {
+        let i = points.partition_point(|p| p.0 < crossover);
+        points.insert(i, (crossover, at(crossover)));
+    }
+    let intensity = ap.formula.rsplit("= ").next().unwrap_or(&ap.formula).trim();
+    Ok(BatchSeries {
+        label: format!("approximation, intensity ≈ {intensity}"),
+        points,
+        crossover: Some(crossover).filter(|x| x.is_finite()),
+        crossover_text: roofline_core::report::critical_text(
+            dim,
+            &CriticalSize::At {
+                size: crossover,
+                compute_bound_above: true,
+            },
+        ),
+    })
+}
+
+/// The legend's rows, as drawn: each curve's label and its crossover,
+/// then each reference curve's.
+pub fn batch_legend(chart: &BatchChart) -> Vec<String> {
+    chart
+        .series
+        .iter()
+        .chain(&chart.references)
+        .map(|s| format!("{} ({})", s.label, s.crossover_text))
+        .collect()
 }
 
 /// The sweep as CSV: one row per size, one column per curve (FLOP/s).
@@ -219,7 +286,7 @@ pub fn draw_batch<DB: DrawingBackend>(
 ) -> Result<PlotFrame, String> {
     area.fill(&theme.background).map_err(err)?;
     let (xlo, xhi) = chart.x_range;
-    let finite_points = chart.series.iter().all(|s| {
+    let finite_points = chart.series.iter().chain(&chart.references).all(|s| {
         s.points
             .iter()
             .all(|p| p.0.is_finite() && p.1.is_finite() && p.1 > 0.0)
@@ -237,6 +304,7 @@ pub fn draw_batch<DB: DrawingBackend>(
     let ymin = chart
         .series
         .iter()
+        .chain(&chart.references)
         .flat_map(|s| s.points.first().map(|p| p.1))
         .fold(chart.peak, f64::min);
     let x_desc = format!("{} (size of the swept dimension)", chart.dim);
@@ -319,23 +387,35 @@ fn draw_curves<DB: DrawingBackend>(
             .map_err(err)?;
         }
     }
-    let entries: Vec<LegendEntry> = chart
-        .series
+    // Reference curves: dashed, in the marker's colour.
+    let references: Vec<Vec<(f64, f64)>> = chart
+        .references
         .iter()
+        .map(|s| without_flat_interior(&s.points))
+        .collect();
+    for pts in &references {
+        ctx.draw(&DashedPathElement::new(
+            pts.clone(),
+            px(7.0),
+            px(5.0),
+            ShapeStyle::from(theme.marker).stroke_width(px(2.0).max(1) as u32),
+        ))
+        .map_err(err)?;
+    }
+    let n = chart.series.len();
+    let entries: Vec<LegendEntry> = batch_legend(chart)
+        .into_iter()
         .enumerate()
-        .map(|(i, s)| {
-            (
-                format!("{} ({})", s.label, s.crossover_text),
-                series_color(theme, i),
-                false,
-            )
+        .map(|(i, label)| match i.checked_sub(n) {
+            None => (label, series_color(theme, i), false),
+            Some(_) => (label, theme.marker, true),
         })
         .collect();
     let plot = ctx.strip_coord_spec();
     let at = |p: &(f64, f64)| plot_point(ctx, *p);
     // The legend and the peak label avoid the curves.
     let mut obstacles = Vec::new();
-    for pts in &drawn {
+    for pts in drawn.iter().chain(&references) {
         let pts: Vec<(i32, i32)> = pts.iter().map(at).collect();
         obstacles.extend(polyline_obstacles(&pts, px(2.0), px(6.0)));
     }

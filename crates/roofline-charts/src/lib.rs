@@ -19,7 +19,9 @@ pub mod spec;
 mod style;
 pub mod theme;
 
-pub use batch::{batch_csv, batch_for, draw_batch, BatchChart, BatchSeries};
+pub use batch::{
+    approximation_series, batch_csv, batch_for, batch_legend, draw_batch, BatchChart, BatchSeries,
+};
 pub use plotters::prelude::DrawingBackend;
 pub use roofline::{
     draw_roofline, draw_roofline_points, nearest, BandwidthLine, OpMarker, OtherRoof, PlotFrame,
