@@ -156,8 +156,8 @@ pub(super) fn ex_240(d: &mut Draw) -> Result<Question, CoreError> {
     let name = chip_name(&calc)?;
     let a_name = with_article(&name);
     let (thr, _, a) = approx_threshold(&calc)?;
-    let ci = with_eras(&calc, |c| Ok(analysis(c)?.critical_intensity))?;
-    let th = with_eras(&calc, |c| Ok(approx_threshold(c)?.0))?;
+    let ci = with_eras(&calc, &|c| Ok(analysis(c)?.critical_intensity))?;
+    let th = with_eras(&calc, &|c| Ok(approx_threshold(c)?.0))?;
     let approx = approx_formula(&a)?;
     let ap = a
         .approx
@@ -176,7 +176,7 @@ pub(super) fn ex_240(d: &mut Draw) -> Result<Question, CoreError> {
             vec![format!("{} ÷ {} = {}.", rate_text(a.peak, Bf16), bw_text(a.bandwidth), ci_text(a.critical_intensity))],
         )
         .growth("B", ci_growth_hint(&calc)?)
-        .sparse_slip(&calc, |c| Ok(analysis(c)?.critical_intensity)),
+        .sparse_slip(&calc, &|c| Ok(analysis(c)?.critical_intensity)),
         Part::formula(
             "b",
             "With B much smaller than D and F, what is the matmul's arithmetic intensity? A formula in B, D, F.".to_string(),
@@ -204,8 +204,8 @@ pub(super) fn ex_240(d: &mut Draw) -> Result<Question, CoreError> {
             ],
         )
         .mistake_number(thr / 2.0, "That assumes an intensity of 2B; with 2-byte weights a bf16 matmul only reaches about B.".to_string())
-        .flop_slips_by_peak(&op, &calc, |c| Ok(approx_threshold(c)?.0))
-        .sparse_slip(&calc, |c| Ok(approx_threshold(c)?.0)),
+        .flop_slips_by_peak(&op, &calc, &|c| Ok(approx_threshold(c)?.0))
+        .sparse_slip(&calc, &|c| Ok(approx_threshold(c)?.0)),
         Part::choice(
             "d",
             format!("With D = F = {dd} and B = {b}, is it compute-bound or bandwidth-bound?"),
@@ -326,7 +326,7 @@ pub(super) fn ex_net(d: &mut Draw) -> Result<Question, CoreError> {
             format!("That is the time for the whole matmul on one chip; each of the {n} chips does only its share."),
         )
         .flop_slips_formula(&op)
-        .sparse_formula(&calc, |peak| format!("{flops} / ({n} × {})", exact(peak))),
+        .sparse_formula(&calc, &|peak| format!("{flops} / ({n} × {})", exact(peak))),
         Part::formula(
             "b",
             format!("How long does each chip spend sending its partial result over {link}, T_comms, in seconds? A formula in B, D, F."),
@@ -356,8 +356,8 @@ pub(super) fn ex_net(d: &mut Draw) -> Result<Question, CoreError> {
             net.critical_intensity,
             format!("That is peak ÷ link bandwidth itself; each chip only handles D/{n} of the summed dimension, so compare D/{n} with it."),
         )
-        .flop_slips_by_peak(&op, &calc, threshold_d)
-        .sparse_slip(&calc, threshold_d)
+        .flop_slips_by_peak(&op, &calc, &threshold_d)
+        .sparse_slip(&calc, &threshold_d)
         .growth(
             "B",
             format!("That grows with B, but the threshold on D does not: each chip's {} ({flops} / {n}) and the bytes it sends ({out}) both grow in proportion to B·F, so B and F cancel.", ops_word(&op)),

@@ -77,7 +77,7 @@ pub(super) fn x_fp8(d: &mut Draw) -> Result<Question, CoreError> {
             vec![format!("{} ÷ {} = {}.", rate_text(a.peak, dt), bw_text(a.bandwidth), ci_text(a.critical_intensity))],
         )
         .growth("B", ci_growth_hint(&calc)?)
-        .sparse_slip(&calc, |c| Ok(analysis(c)?.critical_intensity)),
+        .sparse_slip(&calc, &|c| Ok(analysis(c)?.critical_intensity)),
         Part::formula(
             "b",
             "With B small next to D and F, what is the intensity? A formula in B, D, F.".to_string(),
@@ -98,8 +98,8 @@ pub(super) fn x_fp8(d: &mut Draw) -> Result<Question, CoreError> {
             vec![format!("{}.", threshold_step(&approx, a.critical_intensity, thr))],
         )
         .mistake_number(a.critical_intensity, format!("That is the critical intensity itself; the intensity is {approx}, not B."))
-        .flop_slips_by_peak(&op, &calc, threshold_b)
-        .sparse_slip(&calc, threshold_b),
+        .flop_slips_by_peak(&op, &calc, &threshold_b)
+        .sparse_slip(&calc, &threshold_b),
         Part::choice(
             "d",
             "Compared with the same matmul in bf16 on this chip, the batch needed is:".to_string(),
@@ -154,8 +154,8 @@ pub(super) fn x_vmem(d: &mut Draw) -> Result<Question, CoreError> {
     let (thr_hbm, _, ah) = approx_threshold(&hbm_calc)?;
     let regime = clear_regime(&a)?;
     let ratio = thr_hbm / thr;
-    let ci = with_eras(&calc, |c| Ok(analysis(c)?.critical_intensity))?;
-    let ratio_e = with_eras(&calc, |c| {
+    let ci = with_eras(&calc, &|c| Ok(analysis(c)?.critical_intensity))?;
+    let ratio_e = with_eras(&calc, &|c| {
         let mut h = c.clone();
         h.level = Hbm;
         Ok(approx_threshold(&h)?.0 / approx_threshold(c)?.0)
@@ -183,7 +183,7 @@ pub(super) fn x_vmem(d: &mut Draw) -> Result<Question, CoreError> {
             vec![format!("{}.", threshold_step(&approx, a.critical_intensity, thr))],
         )
         .mistake_number(thr_hbm, "That is the HBM answer; VMEM is much faster, so a far smaller batch suffices.".to_string())
-        .flop_slips_by_peak(&op, &calc, |c| Ok(approx_threshold(c)?.0)),
+        .flop_slips_by_peak(&op, &calc, &|c| Ok(approx_threshold(c)?.0)),
         Part::choice(
             "c",
             format!("With B = {b}, D = F = {dd} and the weights in VMEM, is it compute-bound or bandwidth-bound?"),
@@ -244,7 +244,7 @@ pub(super) fn x_pcie(d: &mut Draw) -> Result<Question, CoreError> {
         c.level = Hbm;
         approx_threshold(&c)?.0
     };
-    let ci = with_eras(&calc, |c| Ok(analysis(c)?.critical_intensity))?;
+    let ci = with_eras(&calc, &|c| Ok(analysis(c)?.critical_intensity))?;
     let op = calc.operation()?;
     let threshold_b = |c: &CalcSetup| Ok(approx_threshold(c)?.0);
     let t_math = |c: &CalcSetup| Ok(analysis(c)?.t_math);
@@ -259,7 +259,7 @@ pub(super) fn x_pcie(d: &mut Draw) -> Result<Question, CoreError> {
             vec![format!("{} ÷ {} = {}.", rate_text(a.peak, Bf16), bw_text(a.bandwidth), ci_text(a.critical_intensity))],
         )
         .growth("B", ci_growth_hint(&calc)?)
-        .sparse_slip(&calc, |c| Ok(analysis(c)?.critical_intensity)),
+        .sparse_slip(&calc, &|c| Ok(analysis(c)?.critical_intensity)),
         Part::number(
             "b",
             "With B small next to D and F, above which batch size would the matmul be compute-bound?".to_string(),
@@ -270,8 +270,8 @@ pub(super) fn x_pcie(d: &mut Draw) -> Result<Question, CoreError> {
             vec![format!("B > {} tokens, against {} when the weights sit in HBM.", sig(thr, 4), sig(hbm, 4))],
         )
         .mistake_number(hbm, "That is the HBM threshold; the link to the host is far slower.".to_string())
-        .flop_slips_by_peak(&op, &calc, threshold_b)
-        .sparse_slip(&calc, threshold_b),
+        .flop_slips_by_peak(&op, &calc, &threshold_b)
+        .sparse_slip(&calc, &threshold_b),
         Part::number(
             "c",
             format!("With B = {b} and D = F = {dd}, how long does moving the bytes over PCIe take (T_comms)?"),
@@ -296,8 +296,8 @@ pub(super) fn x_pcie(d: &mut Draw) -> Result<Question, CoreError> {
                 format!("T_math = {} ÷ {} = {}; the transfer takes {} times longer.", sci(a.flops), rate_text(a.peak, Bf16), format::seconds(a.t_math), sig(a.t_comms / a.t_math, 3)),
             ],
         )
-        .flop_slips_by_peak(&op, &calc, t_math)
-        .sparse_slip(&calc, t_math),
+        .flop_slips_by_peak(&op, &calc, &t_math)
+        .sparse_slip(&calc, &t_math),
     ];
     question(
         "x-pcie",
@@ -334,8 +334,8 @@ pub(super) fn x_v6e(d: &mut Draw) -> Result<Question, CoreError> {
     let ref_name = chip_name(&ref_calc)?;
     let (thr, _, a) = approx_threshold(&calc)?;
     let (thr_ref, _, ar) = approx_threshold(&ref_calc)?;
-    let th = with_eras(&calc, |c| Ok(approx_threshold(c)?.0))?;
-    let mixed_th = with_eras(&mixed, |c| Ok(approx_threshold(c)?.0))?;
+    let th = with_eras(&calc, &|c| Ok(approx_threshold(c)?.0))?;
+    let mixed_th = with_eras(&mixed, &|c| Ok(approx_threshold(c)?.0))?;
     let ratio = thr / thr_ref;
     if ratio < 1.2 {
         return Err(invalid("the newer chip does not need a larger batch"));
@@ -373,8 +373,8 @@ pub(super) fn x_v6e(d: &mut Draw) -> Result<Question, CoreError> {
             "The intensity is about B; compare it with this chip's critical intensity.".to_string(),
             vec![format!("{} ÷ {} = {}, so B > {}.", rate_text(a.peak, Bf16), bw_text(a.bandwidth), ci_text(a.critical_intensity), sig(thr, 4))],
         )
-        .flop_slips_by_peak(&calc.operation()?, &calc, threshold_b)
-        .sparse_slip(&calc, threshold_b),
+        .flop_slips_by_peak(&calc.operation()?, &calc, &threshold_b)
+        .sparse_slip(&calc, &threshold_b),
         Part::number(
             "b",
             format!("How many times larger is that than on the {ref_name}?"),
@@ -397,8 +397,8 @@ pub(super) fn x_v6e(d: &mut Draw) -> Result<Question, CoreError> {
             vec![format!("2B > {} ⇔ B > {}.", sig(a.critical_intensity, 4), sig(mixed_th.value, 4))],
         )
         .mistake_number(thr, "That is the all-bf16 answer from part a; 1-byte weights double the intensity.".to_string())
-        .flop_slips_by_peak(&op, &mixed, threshold_b)
-        .sparse_slip(&mixed, threshold_b),
+        .flop_slips_by_peak(&op, &mixed, &threshold_b)
+        .sparse_slip(&mixed, &threshold_b),
     ];
     question(
         "x-v6e",
@@ -432,7 +432,7 @@ pub(super) fn x_int4(d: &mut Draw) -> Result<Question, CoreError> {
     let (thr, _, a) = approx_threshold(&calc)?;
     let read = verified(sum_text(&input_terms(&op)), BDF, &calc, a.bytes_read)?;
     let approx = approx_formula(&a)?;
-    let th = with_eras(&calc, |c| Ok(approx_threshold(c)?.0))?;
+    let th = with_eras(&calc, &|c| Ok(approx_threshold(c)?.0))?;
     let parts = vec![
         Part::formula(
             "a",
@@ -479,8 +479,8 @@ pub(super) fn x_int4(d: &mut Draw) -> Result<Question, CoreError> {
             "That is the int8-weight answer; half-byte weights double the intensity again."
                 .to_string(),
         )
-        .flop_slips_by_peak(&op, &calc, |c| Ok(approx_threshold(c)?.0))
-        .sparse_slip(&calc, |c| Ok(approx_threshold(c)?.0)),
+        .flop_slips_by_peak(&op, &calc, &|c| Ok(approx_threshold(c)?.0))
+        .sparse_slip(&calc, &|c| Ok(approx_threshold(c)?.0)),
     ];
     question(
         "x-int4",

@@ -222,9 +222,9 @@ pub(super) fn x_time(d: &mut Draw) -> Result<Question, CoreError> {
     let name = chip_name(&calc)?;
     let a_name = with_article(&name);
     let a = analysis(&calc)?;
-    let t_comms = with_eras(&calc, |c| Ok(analysis(c)?.t_comms))?;
-    let lower = with_eras(&calc, |c| Ok(analysis(c)?.t_lower))?;
-    let upper = with_eras(&calc, |c| Ok(analysis(c)?.t_upper))?;
+    let t_comms = with_eras(&calc, &|c| Ok(analysis(c)?.t_comms))?;
+    let lower = with_eras(&calc, &|c| Ok(analysis(c)?.t_lower))?;
+    let upper = with_eras(&calc, &|c| Ok(analysis(c)?.t_upper))?;
     let weights_only = 2.0 * dd * ff / a.bandwidth;
     let op = calc.operation()?;
     let t_math = |c: &CalcSetup| Ok(analysis(c)?.t_math);
@@ -245,8 +245,8 @@ pub(super) fn x_time(d: &mut Draw) -> Result<Question, CoreError> {
                 format::seconds(a.t_math)
             )],
         )
-        .flop_slips_by_peak(&op, &calc, t_math)
-        .sparse_slip(&calc, t_math),
+        .flop_slips_by_peak(&op, &calc, &t_math)
+        .sparse_slip(&calc, &t_math),
         Part::number(
             "b",
             "How long does moving the bytes take, T_comms?".to_string(),
@@ -282,8 +282,8 @@ pub(super) fn x_time(d: &mut Draw) -> Result<Question, CoreError> {
                 a.regime.label()
             )],
         )
-        .flop_slips_by_peak(&op, &calc, t_lower)
-        .sparse_slip(&calc, t_lower),
+        .flop_slips_by_peak(&op, &calc, &t_lower)
+        .sparse_slip(&calc, &t_lower),
         Part::number(
             "d",
             "An upper bound?".to_string(),
@@ -298,8 +298,8 @@ pub(super) fn x_time(d: &mut Draw) -> Result<Question, CoreError> {
                 format::seconds(a.t_upper)
             )],
         )
-        .flop_slips_by_peak(&op, &calc, t_upper)
-        .sparse_slip(&calc, t_upper),
+        .flop_slips_by_peak(&op, &calc, &t_upper)
+        .sparse_slip(&calc, &t_upper),
     ];
     question(
         "x-time",

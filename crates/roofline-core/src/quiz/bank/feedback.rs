@@ -139,11 +139,12 @@ impl From<(f64, Vec<(f64, Era)>)> for Answers {
     }
 }
 
+/// What a part's answer is for a setup: a threshold, a crossing, a time.
+/// Passed as `&dyn`, so that one copy of each helper serves every question.
+pub(super) type Of<'a> = dyn Fn(&CalcSetup) -> Result<f64, CoreError> + 'a;
+
 /// The value for `c` and, distinct from it, the values for its eras.
-pub(super) fn with_eras(
-    c: &CalcSetup,
-    f: impl Fn(&CalcSetup) -> Result<f64, CoreError>,
-) -> Result<Answers, CoreError> {
+pub(super) fn with_eras(c: &CalcSetup, f: &Of<'_>) -> Result<Answers, CoreError> {
     let value = f(c)?;
     let eras = eras(c)
         .into_iter()
@@ -248,13 +249,14 @@ pub(super) fn with_peak_times(c: &CalcSetup, k: f64) -> Result<CalcSetup, CoreEr
     Ok(alt)
 }
 
-/// `text` with its first letter in lower case, to follow a colon.
+/// `text` with its first letter in lower case, to follow a colon (hints
+/// start with an ASCII letter; ASCII only, so no Unicode case tables).
 pub(super) fn lower_first(text: &str) -> String {
-    let mut c = text.chars();
-    match c.next() {
-        Some(f) => f.to_lowercase().chain(c).collect(),
-        None => String::new(),
+    let mut out = text.to_string();
+    if let Some(first) = out.get_mut(..1) {
+        first.make_ascii_lowercase();
     }
+    out
 }
 
 /// The shortest text of a value in a note (`240`, `480 FLOPs/byte`).
@@ -291,7 +293,7 @@ impl Part {
                 continue;
             }
             duplicate |= v == value;
-            if !m.hint.contains(&hint) {
+            if m.hint != hint && !m.hint.ends_with(&lower_first(&hint)) {
                 m.hint = format!(
                     "{} Another slip gives the same number: {}",
                     m.hint,
@@ -357,12 +359,7 @@ impl Part {
     /// FLOPs ÷ peak (a threshold, a crossing, a time): twice the FLOPs
     /// give what half the peak gives, and half the FLOPs what twice the
     /// peak gives. For the setup and each of its eras.
-    pub(super) fn flop_slips_by_peak(
-        self,
-        op: &Operation,
-        c: &CalcSetup,
-        f: impl Fn(&CalcSetup) -> Result<f64, CoreError>,
-    ) -> Part {
+    pub(super) fn flop_slips_by_peak(self, op: &Operation, c: &CalcSetup, f: &Of<'_>) -> Part {
         let mut p = self;
         let setups = std::iter::once(c.clone()).chain(eras(c).into_iter().map(|(e, _)| e));
         for s in setups {
@@ -374,7 +371,7 @@ impl Part {
 
     /// The sparse-peak slip of a formula part: the answer `make` writes
     /// with the spec sheet's sparse figure as the peak.
-    pub(super) fn sparse_formula(self, c: &CalcSetup, make: impl Fn(f64) -> String) -> Part {
+    pub(super) fn sparse_formula(self, c: &CalcSetup, make: &dyn Fn(f64) -> String) -> Part {
         let Some((alt, hint)) = sparse_setup(c) else {
             return self;
         };
@@ -386,11 +383,7 @@ impl Part {
 
     /// The sparse-peak slip: what `f` gives with the spec sheet's sparse
     /// figure as the peak, where the chip quotes one.
-    pub(super) fn sparse_slip(
-        self,
-        c: &CalcSetup,
-        f: impl Fn(&CalcSetup) -> Result<f64, CoreError>,
-    ) -> Part {
+    pub(super) fn sparse_slip(self, c: &CalcSetup, f: &Of<'_>) -> Part {
         match sparse_setup(c).and_then(|(alt, hint)| f(&alt).ok().map(|v| (v, hint))) {
             Some((v, hint)) if v.is_finite() => self.mistake_number(v, hint),
             _ => self,

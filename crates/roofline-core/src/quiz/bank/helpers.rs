@@ -376,7 +376,7 @@ impl Part {
             _ => false,
         });
         if let Some(m) = near {
-            if !m.hint.contains(&hint) {
+            if m.hint != hint && !m.hint.ends_with(&lower_first(&hint)) {
                 m.hint = format!(
                     "{} Another slip gives the same formula: {}",
                     m.hint,

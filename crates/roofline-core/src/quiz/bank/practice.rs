@@ -66,8 +66,8 @@ pub(super) fn q1(d: &mut Draw) -> Result<Question, CoreError> {
         .filter_map(|(c, era)| comms_for(&c).ok().map(|f| (f, era)))
         .collect();
     let t_comms_alt: Vec<String> = t_comms_eras.iter().map(|(f, _)| f.clone()).collect();
-    let ci = with_eras(&calc, |c| Ok(analysis(c)?.critical_intensity))?;
-    let th = with_eras(&calc, |c| Ok(approx_threshold(c)?.0))?;
+    let ci = with_eras(&calc, &|c| Ok(analysis(c)?.critical_intensity))?;
+    let th = with_eras(&calc, &|c| Ok(approx_threshold(c)?.0))?;
 
     // The bounds: which expression equals the core's lower and upper bound.
     let candidates = [
@@ -164,7 +164,7 @@ pub(super) fn q1(d: &mut Draw) -> Result<Question, CoreError> {
             vec![format!("T_math = {t_math} seconds.")],
         )
         .flop_slips_formula(&op)
-        .sparse_formula(&calc, |peak| format!("{flops} / {}", exact(peak))),
+        .sparse_formula(&calc, &|peak| format!("{flops} / {}", exact(peak))),
         Part::formula(
             "d-comms",
             "Roofline estimate of T_comms, in seconds, as a formula in B, D, F.".to_string(),
@@ -201,7 +201,7 @@ pub(super) fn q1(d: &mut Draw) -> Result<Question, CoreError> {
             vec![format!("{} ÷ {} = {}.", rate_text(a.peak, Int8), bw_text(a.bandwidth), ci_text(a.critical_intensity))],
         )
         .growth("B", ci_growth_hint(&calc)?)
-        .sparse_slip(&calc, |c| Ok(analysis(c)?.critical_intensity)),
+        .sparse_slip(&calc, &|c| Ok(analysis(c)?.critical_intensity)),
         Part::number(
             "f",
             "With B much smaller than D and F, above which batch size is it compute-bound?".to_string(),
@@ -218,8 +218,8 @@ pub(super) fn q1(d: &mut Draw) -> Result<Question, CoreError> {
             a.critical_intensity,
             "That is the critical intensity itself; the intensity is about 2B, so B only needs half of it.".to_string(),
         )
-        .flop_slips_by_peak(&op, &calc, |c| Ok(approx_threshold(c)?.0))
-        .sparse_slip(&calc, |c| Ok(approx_threshold(c)?.0)),
+        .flop_slips_by_peak(&op, &calc, &|c| Ok(approx_threshold(c)?.0))
+        .sparse_slip(&calc, &|c| Ok(approx_threshold(c)?.0)),
         Part::choice(
             "g",
             format!("With B = {b}, D = {dd} and F = {ff}, is it compute-bound or bandwidth-bound?"),
@@ -265,7 +265,7 @@ pub(super) fn q2(d: &mut Draw) -> Result<Question, CoreError> {
         .approx
         .as_ref()
         .ok_or_else(|| invalid("no approximation"))?;
-    let th = with_eras(&calc, |c| Ok(approx_threshold(c)?.0))?;
+    let th = with_eras(&calc, &|c| Ok(approx_threshold(c)?.0))?;
     let parts = vec![
         Part::formula(
             "a",
@@ -312,8 +312,8 @@ pub(super) fn q2(d: &mut Draw) -> Result<Question, CoreError> {
             thr * slope / 2.0,
             "That assumes 1-byte weights; check how many bytes a weight takes here.".to_string(),
         )
-        .flop_slips_by_peak(&op, &calc, |c| Ok(approx_threshold(c)?.0))
-        .sparse_slip(&calc, |c| Ok(approx_threshold(c)?.0)),
+        .flop_slips_by_peak(&op, &calc, &|c| Ok(approx_threshold(c)?.0))
+        .sparse_slip(&calc, &|c| Ok(approx_threshold(c)?.0)),
     ];
     question(
         "q2",
@@ -346,12 +346,12 @@ pub(super) fn q3(d: &mut Draw) -> Result<Question, CoreError> {
     let name = chip_name(&base)?;
     let a_name = with_article(&name);
     let (thr, _, a) = approx_threshold(&base)?;
-    let x_big = with_eras(&base, |c| crossing(c, "B"))?;
-    let x_small = with_eras(&small_calc, |c| crossing(c, "B"))?;
+    let x_big = with_eras(&base, &|c| crossing(c, "B"))?;
+    let x_small = with_eras(&small_calc, &|c| crossing(c, "B"))?;
     if x_small.value > 6.0 * thr || x_small.value < 1.2 * x_big.value {
         return Err(invalid("variant not instructive"));
     }
-    let th = with_eras(&base, |c| Ok(approx_threshold(c)?.0))?;
+    let th = with_eras(&base, &|c| Ok(approx_threshold(c)?.0))?;
     let op = base.operation()?;
     let exact_i = intensity_formula(&op);
     let approx = approx_formula(&a)?;
@@ -436,14 +436,14 @@ pub(super) fn q3(d: &mut Draw) -> Result<Question, CoreError> {
     }
     let parts = vec![
         part_a
-            .flop_slips_by_peak(&op, &base, crossing_b)
-            .sparse_slip(&base, crossing_b),
+            .flop_slips_by_peak(&op, &base, &crossing_b)
+            .sparse_slip(&base, &crossing_b),
         part_b
-            .flop_slips_by_peak(&op, &small_calc, crossing_b)
-            .sparse_slip(&small_calc, crossing_b),
+            .flop_slips_by_peak(&op, &small_calc, &crossing_b)
+            .sparse_slip(&small_calc, &crossing_b),
         part_c
-            .flop_slips_by_peak(&op, &base, threshold_b)
-            .sparse_slip(&base, threshold_b),
+            .flop_slips_by_peak(&op, &base, &threshold_b)
+            .sparse_slip(&base, &threshold_b),
     ];
     question(
         "q3",
@@ -629,8 +629,8 @@ pub(super) fn q5(d: &mut Draw) -> Result<Question, CoreError> {
                 format!("Intensity ≈ {}; compute-bound once B > {}.", approx_formula(&a)?, sig(thr, 4)),
             ],
         )
-        .sparse_slip(&calc, threshold_b)
-        .flop_slips_by_peak(&op, &calc, threshold_b),
+        .sparse_slip(&calc, &threshold_b)
+        .flop_slips_by_peak(&op, &calc, &threshold_b),
         Part::choice(
             "b",
             "Which peak belongs in the roofline of an ordinary (dense) matmul?".to_string(),
