@@ -157,9 +157,10 @@ pub fn batch_for(
 /// [`batch_for`] from `base` along `chart.dim`): the intensity keeps only
 /// the largest byte terms, so it grows in proportion to the swept size
 /// (2B for bf16[B,D] · int8[D,F]), and the attained throughput is
-/// min(peak, intensity × bandwidth). Its crossover is where that
-/// intensity meets the critical intensity. An error if the swept
-/// dimension is not the one the approximation takes as small.
+/// min(peak, intensity × bandwidth): its points are the chart's ends and
+/// the bend. Its crossover is where that intensity meets the critical
+/// intensity. An error if the swept dimension is not the one the
+/// approximation takes as small.
 pub fn approximation_series(base: &Scenario, chart: &BatchChart) -> Result<BatchSeries, CoreError> {
     let dim = &chart.dim;
     let a = roofline_core::analyze(base)?;
@@ -174,18 +175,23 @@ pub fn approximation_series(base: &Scenario, chart: &BatchChart) -> Result<Batch
         )));
     }
     let slope = ap.intensity / size;
-    let (lo, hi) = chart.x_range;
-    let xs = if chart.log {
-        log_space(lo, hi, 400)
-    } else {
-        lin_space(lo, hi, 400)
-    };
     let at = |x: f64| roofline_core::roofline::attained(a.peak, a.bandwidth, slope * x);
-    let mut points: Vec<(f64, f64)> = xs.iter().map(|&x| (x, at(x))).collect();
     let crossover = a.critical_intensity / slope;
+    // min(peak, slope × x × bandwidth) is two straight pieces on log and
+    // on linear axes alike: its ends and its bend are the whole curve.
+    let (lo, hi) = chart.x_range;
+    let mut points = vec![(lo, at(lo))];
     if crossover > lo && crossover < hi {
-        let i = points.partition_point(|p| p.0 < crossover);
-        points.insert(i, (crossover, at(crossover)));
+        points.push((crossover, at(crossover)));
+    }
+    points.push((hi, at(hi)));
+    if !points
+        .iter()
+        .all(|p| p.0.is_finite() && p.1.is_finite() && p.1 > 0.0)
+    {
+        return Err(CoreError::Invalid(
+            "the approximation's curve is out of range".to_string(),
+        ));
     }
     let intensity = ap.formula.rsplit("= ").next().unwrap_or(&ap.formula).trim();
     Ok(BatchSeries {
@@ -286,7 +292,7 @@ pub fn draw_batch<DB: DrawingBackend>(
 ) -> Result<PlotFrame, String> {
     area.fill(&theme.background).map_err(err)?;
     let (xlo, xhi) = chart.x_range;
-    let finite_points = chart.series.iter().chain(&chart.references).all(|s| {
+    let finite_points = chart.series.iter().all(|s| {
         s.points
             .iter()
             .all(|p| p.0.is_finite() && p.1.is_finite() && p.1 > 0.0)
@@ -304,7 +310,6 @@ pub fn draw_batch<DB: DrawingBackend>(
     let ymin = chart
         .series
         .iter()
-        .chain(&chart.references)
         .flat_map(|s| s.points.first().map(|p| p.1))
         .fold(chart.peak, f64::min);
     let x_desc = format!("{} (size of the swept dimension)", chart.dim);
@@ -387,35 +392,45 @@ fn draw_curves<DB: DrawingBackend>(
             .map_err(err)?;
         }
     }
-    // Reference curves: dashed, in the marker's colour.
-    let references: Vec<Vec<(f64, f64)>> = chart
-        .references
+    let mut entries: Vec<LegendEntry> = chart
+        .series
         .iter()
-        .map(|s| without_flat_interior(&s.points))
-        .collect();
-    for pts in &references {
-        ctx.draw(&DashedPathElement::new(
-            pts.clone(),
-            px(7.0),
-            px(5.0),
-            ShapeStyle::from(theme.marker).stroke_width(px(2.0).max(1) as u32),
-        ))
-        .map_err(err)?;
-    }
-    let n = chart.series.len();
-    let entries: Vec<LegendEntry> = batch_legend(chart)
-        .into_iter()
         .enumerate()
-        .map(|(i, label)| match i.checked_sub(n) {
-            None => (label, series_color(theme, i), false),
-            Some(_) => (label, theme.marker, true),
+        .map(|(i, s)| {
+            (
+                format!("{} ({})", s.label, s.crossover_text),
+                series_color(theme, i),
+                false,
+            )
         })
         .collect();
+    // Reference curves (none in the calculator): dashed, in the marker's
+    // colour, after the curves in the legend. Drawn a segment at a time,
+    // with the same element as the crossovers' dashed lines.
+    for s in &chart.references {
+        for w in s.points.windows(2) {
+            ctx.draw(&DashedPathElement::new(
+                [w[0], w[1]],
+                px(7.0),
+                px(5.0),
+                ShapeStyle::from(theme.marker).stroke_width(px(2.5) as u32),
+            ))
+            .map_err(err)?;
+        }
+        entries.push((
+            format!("{} ({})", s.label, s.crossover_text),
+            theme.marker,
+            true,
+        ));
+    }
     let plot = ctx.strip_coord_spec();
     let at = |p: &(f64, f64)| plot_point(ctx, *p);
     // The legend and the peak label avoid the curves.
     let mut obstacles = Vec::new();
-    for pts in drawn.iter().chain(&references) {
+    for pts in drawn
+        .iter()
+        .chain(chart.references.iter().map(|s| &s.points))
+    {
         let pts: Vec<(i32, i32)> = pts.iter().map(at).collect();
         obstacles.extend(polyline_obstacles(&pts, px(2.0), px(6.0)));
     }
