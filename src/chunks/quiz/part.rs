@@ -24,6 +24,8 @@ pub fn QuizPart(
     on_focus: Callback<()>,
     /// Called after each checked answer and on "Show answer".
     on_answered: Callback<()>,
+    /// Set once the part is settled: solved, or its answer shown.
+    settled: RwSignal<bool>,
 ) -> impl IntoView {
     let state = RwSignal::new(PartState {
         solved: solved_before,
@@ -37,6 +39,9 @@ pub fn QuizPart(
         let mut st = state.get_untracked();
         let v = st.submit(&part_for_check, &text);
         state.set(st);
+        if st.shows_solution() {
+            settled.set(true);
+        }
         if v.is_right() {
             on_solved.run(());
         }
@@ -139,6 +144,7 @@ pub fn QuizPart(
                     data-testid=format!("reveal-{}", part.id)
                     on:click=move |_| {
                         state.update(|s| s.reveal());
+                        settled.set(true);
                         on_answered.run(());
                     }
                 >
