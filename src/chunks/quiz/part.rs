@@ -7,7 +7,9 @@ use roofline_core::small::Join;
 
 /// A part with its answer field (or choices), "Check" and "Show answer".
 /// After a wrong answer the hint shows; after two, or on "Show answer", the
-/// expected answer and the worked solution.
+/// expected answer and the worked solution. The field and the choices show
+/// this part's answer (`prop:`): a question switch reuses the elements of
+/// the one before, which must not keep its text.
 #[component]
 pub fn QuizPart(
     /// The part.
@@ -58,12 +60,14 @@ pub fn QuizPart(
             .map(|o| {
                 let label = o.label.clone();
                 let label2 = o.label.clone();
+                let label3 = o.label.clone();
                 view! {
                     <label class="choice">
                         <input
                             type="radio"
                             name=format!("choice-{pid}")
                             value=label.clone()
+                            prop:checked=move || answer.with(|a| *a == label3)
                             on:change=move |_| answer.set(label2.clone())
                         />
                         {label}
@@ -80,6 +84,7 @@ pub fn QuizPart(
                 spellcheck="false"
                 autocomplete="off"
                 data-testid=format!("answer-{pid}")
+                prop:value=move || answer.get()
                 on:input=move |ev| answer.set(event_target_value(&ev))
                 on:keydown=move |ev| {
                     if ev.key() == "Enter" {
