@@ -3,7 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  serveAndLaunch, seriousAxeViolations, openPage, screenshot, lowContrastControls,
+  serveAndLaunch, seriousAxeViolations, openPage, screenshot, lowContrastControls, waitForDraw,
+  canvasStats,
 } from './harness.mjs';
 
 let server;
@@ -138,5 +139,108 @@ test('axe finds no serious or critical violation on the quiz, light and dark', a
     } finally {
       await context.close();
     }
+  }
+});
+
+// Issue #38: the mistakes learners make, typed into the quiz as they type
+// them; the feedback names the concept each one misses.
+const MISTAKES = [
+  // The seed learner's first answer to question 4: a formula where a number
+  // is asked, growing with B.
+  { q: 'q4', part: 'a', typed: '2B^2', reads: [/^Not quite/, /grows with B/, /2BDF, not B × 2BDF/, /its own D×F matrix/] },
+  // A reader's question: bf16 × int8 counted as 4BDF.
+  { q: 'q2', part: 'a', typed: '4BDF/(2BD+DF+2BF)', reads: [/whatever the data type/, /bf16 × int8 is still 2BDF FLOPs/, /not the FLOPs/] },
+  { q: 'q4', part: 'a', typed: 'B*2BDF/(BD+BDF+BF)', reads: [/2BDF, not B × 2BDF/] },
+  { q: 'q2', part: 'c', typed: '60', reads: [/whatever the data type/] },
+  // FLOPs without the factor 2.
+  { q: 'q1', part: 'b', typed: 'BDF', reads: [/half of 2BDF/, /a multiply and an add/] },
+  // The approximation's crossing for the exact one.
+  { q: 'q3', part: 'a', typed: '120', reads: [/approximation's crossing/, /D = F = 4096/] },
+  // B in a chip's critical intensity.
+  { q: 'q1', part: 'e', typed: '2B', reads: [/belongs to the chip alone/] },
+  { q: 'q3', part: 'b', typed: '122', reads: [/approximation's crossing/, /D = F = 1024/] },
+  // The sparse peak.
+  { q: 'q5', part: 'a', typed: '591', reads: [/sparse figure/, /half of it/] },
+  // An older version's number: right, with a note.
+  { q: 'q1', part: 'f', typed: '243', reads: [/^Right\. /, /older TPU v5e HBM bandwidth, 8\.1e11 bytes\/s/, /the book now uses 8\.2e11 bytes\/s, which gives 240\./] },
+  // The right formula where a number is asked: close, asked for its value.
+  { q: 'q4', part: 'a', typed: '2BDF/(BD+BDF+BF)', reads: [/^Close\. Right formula; now give its value/] },
+];
+
+test('each typical mistake gets feedback naming its concept', async () => {
+  const { page, context, problems } = await openPage(browser, `${server.url}?v=1&view=quiz&q=q1`);
+  try {
+    // Consecutive mistakes are on different questions: a switch builds the
+    // parts afresh, so the verdict read is this answer's.
+    for (const m of MISTAKES) {
+      await page.click(`[data-testid="question-${m.q}"]`);
+      await page.waitForSelector(`[data-testid="question"][data-question="${m.q}"]`);
+      // The answer box starts empty: not the text typed into the question before.
+      assert.equal(await page.inputValue(`[data-testid="answer-${m.part}"]`), '', `${m.q}(${m.part})`);
+      await page.fill(`[data-testid="answer-${m.part}"]`, m.typed);
+      await page.press(`[data-testid="answer-${m.part}"]`, 'Enter');
+      await page.waitForFunction(
+        ([p, t]) => document.querySelector(`[data-testid="part-${p}"] input`)?.value === t
+          && document.querySelector(`[data-testid="part-${p}"] .verdict`),
+        [m.part, m.typed],
+      );
+      const said = await verdict(page, m.part);
+      for (const r of m.reads) assert.match(said, r, `${m.q}(${m.part}) '${m.typed}'`);
+      assert.doesNotMatch(said, /NaN|\binf\b|times the expected|wants a number/, `${m.q}(${m.part}) '${m.typed}'`);
+      if (m.q === 'q4' && m.typed === '2B^2') await screenshot(page, 'quiz-q4-two-b-squared');
+      if (m.q === 'q1' && m.typed === '243') {
+        assert.match(await page.getAttribute(`[data-testid="part-f"] .verdict`, 'class'), /\bright\b/);
+        assert.ok(await page.$('[data-testid="part-f"] .solved-mark'), 'an older number solves the part');
+        await screenshot(page, 'quiz-q1-older-bandwidth');
+      }
+    }
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('question 3\'s chart keeps each crossing out of its legend until its part is answered, and draws the approximation', async () => {
+  const { page, context, problems } = await openPage(browser, `${server.url}?v=1&view=quiz&q=q3`);
+  const legend = () => page.textContent('[data-testid="quiz-batch-legend"]');
+  try {
+    await page.waitForSelector('[data-testid="question"][data-question="q3"]');
+    assert.equal(await page.$('[data-testid="quiz-batch-canvas"]'), null, 'no chart before an answer');
+    // A wrong answer to (a) opens the chart, without a crossing.
+    await page.fill('[data-testid="answer-a"]', '120');
+    await page.click('[data-testid="check-a"]');
+    let draws = await waitForDraw(page, 'quiz-batch-canvas');
+    let text = await legend();
+    assert.match(text, /D = F = 4096 \(crossing after part a\)/);
+    assert.match(text, /D = F = 1024 \(crossing after part b\)/);
+    assert.match(text, /approximation, intensity ≈ 2B \(crossing after part c\)/);
+    assert.doesNotMatch(text, /B > |136|226|120/, 'no crossing before the answers');
+    await screenshot(page, 'quiz-q3-chart-before');
+    const before = await canvasStats(page, 'quiz-batch-canvas');
+
+    // (a) solved: its crossing shows, (b)'s does not.
+    await page.fill('[data-testid="answer-a"]', '136');
+    await page.click('[data-testid="check-a"]');
+    assert.equal(await verdict(page, 'a'), 'Right.');
+    draws = await waitForDraw(page, 'quiz-batch-canvas', draws);
+    text = await legend();
+    assert.match(text, /D = F = 4096 \(B > 136\.1\)/);
+    assert.match(text, /D = F = 1024 \(crossing after part b\)/);
+    assert.doesNotMatch(text, /226/);
+    // (b) revealed, (c) solved: every crossing shows.
+    await page.click('[data-testid="reveal-b"]');
+    draws = await waitForDraw(page, 'quiz-batch-canvas', draws);
+    assert.match(await legend(), /D = F = 1024 \(B > 226\.3\)/);
+    await page.fill('[data-testid="answer-c"]', '120');
+    await page.click('[data-testid="check-c"]');
+    assert.equal(await verdict(page, 'c'), 'Right.');
+    await waitForDraw(page, 'quiz-batch-canvas', draws);
+    assert.match(await legend(), /approximation, intensity ≈ 2B \(B > 120\.1\)/);
+    const after = await canvasStats(page, 'quiz-batch-canvas');
+    assert.notEqual(after.hash, before.hash, 'the legend redrew');
+    await screenshot(page, 'quiz-q3-chart-after');
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
   }
 });

@@ -1,6 +1,8 @@
 //! The batch-size chart (practice question 3): attained FLOPs/s against one
 //! dimension for several (D, F) pairs, with exact bytes and each curve's
-//! crossover marked.
+//! crossover marked. A caller may add reference curves, drawn dashed (the
+//! quiz adds the small-size approximation's, [`approximation_series`]); the
+//! calculator adds none.
 
 use plotters::coord::Shift;
 use plotters::element::DashedPathElement;
@@ -49,6 +51,10 @@ pub struct BatchChart {
     pub x_range: (f64, f64),
     /// Log axes (true) or linear axes (false).
     pub log: bool,
+    /// Reference curves, drawn dashed after the curves and named in the
+    /// legend after them (the small-size approximation). [`batch_for`]
+    /// adds none; a caller that wants one pushes it.
+    pub references: Vec<BatchSeries>,
 }
 
 /// The most curves the chart draws (colours cycle beyond the theme's).
@@ -143,7 +149,74 @@ pub fn batch_for(
         series,
         x_range,
         log,
+        references: Vec::new(),
     })
+}
+
+/// The curve of `base`'s small-size approximation, for `chart` (built by
+/// [`batch_for`] from `base` along `chart.dim`): the intensity keeps only
+/// the largest byte terms, so it grows in proportion to the swept size
+/// (2B for bf16[B,D] · int8[D,F]), and the attained throughput is
+/// min(peak, intensity × bandwidth): its points are the chart's ends and
+/// the bend. Its crossover is where that intensity meets the critical
+/// intensity. An error if the swept dimension is not the one the
+/// approximation takes as small.
+pub fn approximation_series(base: &Scenario, chart: &BatchChart) -> Result<BatchSeries, CoreError> {
+    let dim = &chart.dim;
+    let a = roofline_core::analyze(base)?;
+    let (Some(ap), Some(size)) = (a.approx.as_ref(), base.sizes.get(dim)) else {
+        return Err(CoreError::Invalid(format!(
+            "the operation has no small-{dim} approximation"
+        )));
+    };
+    if a.small_dim.as_deref() != Some(dim.as_str()) || !size.is_finite() || *size <= 0.0 {
+        return Err(CoreError::Invalid(format!(
+            "the approximation does not take {dim} as small"
+        )));
+    }
+    let slope = ap.intensity / size;
+    let at = |x: f64| roofline_core::roofline::attained(a.peak, a.bandwidth, slope * x);
+    let crossover = a.critical_intensity / slope;
+    // min(peak, slope × x × bandwidth) is two straight pieces on log and
+    // on linear axes alike: its ends and its bend are the whole curve.
+    let (lo, hi) = chart.x_range;
+    let mut points = vec![(lo, at(lo))];
+    if crossover > lo && crossover < hi {
+        points.push((crossover, at(crossover)));
+    }
+    points.push((hi, at(hi)));
+    if !points
+        .iter()
+        .all(|p| p.0.is_finite() && p.1.is_finite() && p.1 > 0.0)
+    {
+        return Err(CoreError::Invalid(
+            "the approximation's curve is out of range".to_string(),
+        ));
+    }
+    let intensity = ap.formula.rsplit("= ").next().unwrap_or(&ap.formula).trim();
+    Ok(BatchSeries {
+        label: format!("approximation, intensity ≈ {intensity}"),
+        points,
+        crossover: Some(crossover).filter(|x| x.is_finite()),
+        crossover_text: roofline_core::report::critical_text(
+            dim,
+            &CriticalSize::At {
+                size: crossover,
+                compute_bound_above: true,
+            },
+        ),
+    })
+}
+
+/// The legend's rows, as drawn: each curve's label and its crossover,
+/// then each reference curve's.
+pub fn batch_legend(chart: &BatchChart) -> Vec<String> {
+    chart
+        .series
+        .iter()
+        .chain(&chart.references)
+        .map(|s| format!("{} ({})", s.label, s.crossover_text))
+        .collect()
 }
 
 /// The sweep as CSV: one row per size, one column per curve (FLOP/s).
@@ -319,7 +392,7 @@ fn draw_curves<DB: DrawingBackend>(
             .map_err(err)?;
         }
     }
-    let entries: Vec<LegendEntry> = chart
+    let mut entries: Vec<LegendEntry> = chart
         .series
         .iter()
         .enumerate()
@@ -331,11 +404,33 @@ fn draw_curves<DB: DrawingBackend>(
             )
         })
         .collect();
+    // Reference curves (none in the calculator): dashed, in the marker's
+    // colour, after the curves in the legend. Drawn a segment at a time,
+    // with the same element as the crossovers' dashed lines.
+    for s in &chart.references {
+        for w in s.points.windows(2) {
+            ctx.draw(&DashedPathElement::new(
+                [w[0], w[1]],
+                px(7.0),
+                px(5.0),
+                ShapeStyle::from(theme.marker).stroke_width(px(2.5) as u32),
+            ))
+            .map_err(err)?;
+        }
+        entries.push((
+            format!("{} ({})", s.label, s.crossover_text),
+            theme.marker,
+            true,
+        ));
+    }
     let plot = ctx.strip_coord_spec();
     let at = |p: &(f64, f64)| plot_point(ctx, *p);
     // The legend and the peak label avoid the curves.
     let mut obstacles = Vec::new();
-    for pts in &drawn {
+    for pts in drawn
+        .iter()
+        .chain(chart.references.iter().map(|s| &s.points))
+    {
         let pts: Vec<(i32, i32)> = pts.iter().map(at).collect();
         obstacles.extend(polyline_obstacles(&pts, px(2.0), px(6.0)));
     }

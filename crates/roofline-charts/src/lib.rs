@@ -21,7 +21,9 @@ pub mod spec;
 mod style;
 pub mod theme;
 
-pub use batch::{batch_csv, batch_for, draw_batch, BatchChart, BatchSeries};
+pub use batch::{
+    approximation_series, batch_csv, batch_for, batch_legend, draw_batch, BatchChart, BatchSeries,
+};
 pub use batch_current::{batch_with_current, CurrentBatch};
 pub use latency::{draw_latency, latency_for, LatencyChart};
 pub use plotters::prelude::DrawingBackend;

@@ -103,8 +103,15 @@ fn official_answers_hold(q: &Question) {
         match (&p.kind, &p.expected) {
             (AnswerKind::Number { rel_tol, .. }, Expected::Number { value, also_accept }) => {
                 right(p, &format!("{value:e}"));
+                // Another version's number passes, and says which it is.
                 for a in also_accept {
-                    right(p, &format!("{a:e}"));
+                    let v = check(p, &format!("{a:e}"));
+                    assert!(
+                        matches!(v, Verdict::RightWithNote { .. }),
+                        "{}/{}: {v:?}",
+                        q.id,
+                        p.id
+                    );
                 }
                 for k in [1.0 + 3.0 * rel_tol, 1.0 - 3.0 * rel_tol] {
                     let v = check(p, &format!("{:e}", value * k));
@@ -250,47 +257,6 @@ fn book_numbers_come_out() {
 }
 
 #[test]
-fn both_eras_pass_where_the_question_does_not_fix_the_number() {
-    let f = part("q1", "f");
-    for a in [
-        "240",
-        "~240",
-        "243",
-        "B > 243",
-        "about 240",
-        "240 tokens",
-        "≈ 241",
-    ] {
-        right(&f, a);
-    }
-    for a in ["250", "230", "480", "120"] {
-        wrong(&f, a);
-    }
-    // 480.5 is the critical intensity: the hint says so.
-    assert!(wrong(&f, "480").contains("critical intensity"));
-    let e = part("q1", "e");
-    right(&e, "480");
-    right(&e, "486");
-    right(&e, "486 OPs/byte");
-    wrong(&e, "500");
-    let comms = part("q1", "d-comms");
-    right(&comms, "(BD+DF+BF)/8.2e11");
-    right(&comms, "(B*D + D*F + B*F) / 8.1e11");
-    wrong(&comms, "(BD+DF+BF)/9e11");
-    let q2 = part("q2", "c");
-    right(&q2, "120");
-    right(&q2, "122");
-    let q5 = part("q5", "a");
-    for a in ["295", "~295", "298", "296", "B > 298"] {
-        right(&q5, a);
-    }
-    assert!(wrong(&q5, "591").contains("sparsity"));
-    let v6e = part("x-v6e", "a");
-    right(&v6e, "575");
-    right(&v6e, "569");
-}
-
-#[test]
 fn formulas_are_checked_by_value() {
     let b = part("q1", "b");
     for a in [
@@ -342,7 +308,7 @@ fn formulas_are_checked_by_value() {
     right(&tm, "2BDF/3.94e14");
     right(&tm, "BDF/1.97e14");
     right(&tm, "2*B*D*F/(3.94*10^14)");
-    assert!(wrong(&tm, "BDF/3.94e14").contains("Half"));
+    assert!(wrong(&tm, "BDF/3.94e14").contains("half of 2BDF"));
 
     let int4 = part("x-int4", "a");
     right(&int4, "2BD + DF/2");

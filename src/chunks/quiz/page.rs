@@ -8,7 +8,7 @@ use roofline_core::quiz::{contents, next_seed, progress::Progress, question};
 use roofline_core::state::{AppState, CalcState, QuizState, View};
 use roofline_core::url::encode;
 
-use crate::chunks::quiz::chart::QuizChart;
+use crate::chunks::quiz::chart::{ChartPart, QuizChart};
 use crate::chunks::quiz::part::QuizPart;
 use crate::chunks::storage;
 
@@ -79,6 +79,21 @@ pub fn QuizPage(
                     .any(|p| progress.with_untracked(|pr| pr.is_solved(&qid, &p.id))),
         );
         let on_answered = Callback::new(move |_| answered.set(true));
+        // Each part's "settled" (solved or its answer shown): the chart
+        // keeps a curve's crossing out of its legend until then.
+        let settled: Vec<RwSignal<bool>> = q
+            .parts
+            .iter()
+            .map(|p| {
+                RwSignal::new(seed == 0 && progress.with_untracked(|pr| pr.is_solved(&qid, &p.id)))
+            })
+            .collect();
+        let chart_parts: Vec<ChartPart> = q
+            .parts
+            .iter()
+            .zip(&settled)
+            .map(|(p, s)| ChartPart::new(p, &q.calc.pairs, *s))
+            .collect();
         let parts = q
             .parts
             .iter()
@@ -95,8 +110,7 @@ pub fn QuizPage(
                             part: i as u32 + 1,
                             seed
                         },
-                        step: 1,
-                        points: String::new(),
+                        ..AppState::default()
                     })
                 );
                 let (qid_s, pid) = (qid.clone(), part.id.clone());
@@ -120,6 +134,7 @@ pub fn QuizPage(
                         on_solved=on_solved
                         on_focus=on_focus
                         on_answered=on_answered
+                        settled=settled[i]
                     />
                 }
             })
@@ -132,7 +147,7 @@ pub fn QuizPage(
                 </header>
                 <p class="setup">{q.setup.clone()}</p>
                 <ol class="parts">{parts}</ol>
-                {(!q.calc.pairs.is_empty()).then(|| view! { <QuizChart calc=q.calc.clone() shown=answered /> })}
+                {(!q.calc.pairs.is_empty()).then(|| view! { <QuizChart calc=q.calc.clone() shown=answered parts=chart_parts /> })}
             </article>
         }
         .into_any()

@@ -7,7 +7,9 @@ use roofline_core::small::Join;
 
 /// A part with its answer field (or choices), "Check" and "Show answer".
 /// After a wrong answer the hint shows; after two, or on "Show answer", the
-/// expected answer and the worked solution.
+/// expected answer and the worked solution. The field and the choices show
+/// this part's answer (`prop:`): a question switch reuses the elements of
+/// the one before, which must not keep its text.
 #[component]
 pub fn QuizPart(
     /// The part.
@@ -24,6 +26,8 @@ pub fn QuizPart(
     on_focus: Callback<()>,
     /// Called after each checked answer and on "Show answer".
     on_answered: Callback<()>,
+    /// Set once the part is settled: solved, or its answer shown.
+    settled: RwSignal<bool>,
 ) -> impl IntoView {
     let state = RwSignal::new(PartState {
         solved: solved_before,
@@ -37,6 +41,9 @@ pub fn QuizPart(
         let mut st = state.get_untracked();
         let v = st.submit(&part_for_check, &text);
         state.set(st);
+        if st.shows_solution() {
+            settled.set(true);
+        }
         if v.is_right() {
             on_solved.run(());
         }
@@ -53,12 +60,14 @@ pub fn QuizPart(
             .map(|o| {
                 let label = o.label.clone();
                 let label2 = o.label.clone();
+                let label3 = o.label.clone();
                 view! {
                     <label class="choice">
                         <input
                             type="radio"
                             name=format!("choice-{pid}")
                             value=label.clone()
+                            prop:checked=move || answer.with(|a| *a == label3)
                             on:change=move |_| answer.set(label2.clone())
                         />
                         {label}
@@ -75,6 +84,7 @@ pub fn QuizPart(
                 spellcheck="false"
                 autocomplete="off"
                 data-testid=format!("answer-{pid}")
+                prop:value=move || answer.get()
                 on:input=move |ev| answer.set(event_target_value(&ev))
                 on:keydown=move |ev| {
                     if ev.key() == "Enter" {
@@ -99,7 +109,7 @@ pub fn QuizPart(
     let verdict_view = move || {
         verdict.get().map(|v| {
             let class = match v {
-                Verdict::Right => "verdict right",
+                Verdict::Right | Verdict::RightWithNote { .. } => "verdict right",
                 Verdict::Wrong { .. } => "verdict wrong",
                 Verdict::Close { .. } => "verdict close",
                 Verdict::Unreadable { .. } => "verdict unreadable",
@@ -139,6 +149,7 @@ pub fn QuizPart(
                     data-testid=format!("reveal-{}", part.id)
                     on:click=move |_| {
                         state.update(|s| s.reveal());
+                        settled.set(true);
                         on_answered.run(());
                     }
                 >

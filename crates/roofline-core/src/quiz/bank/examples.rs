@@ -9,11 +9,11 @@ use crate::quiz::{CalcSetup, Part, Question, SOURCE_EXAMPLE};
 use crate::small::Join;
 use crate::{network, CoreError, CriticalSize, DType, LevelKind};
 
+use super::feedback::{ci_growth_hint, era_note, ops_word, with_eras};
 use super::helpers::{
     analysis, approx_formula, approx_text, approx_threshold, bw_text, chip_name, ci_text,
-    clear_regime, crossing, dtype_size, era_note, exact, intensity_formula, matmul, output_term,
-    question, rate_text, regime_index, regime_options, verified, with_article, with_eras, BATCHES,
-    BDF,
+    clear_regime, crossing, dtype_size, exact, intensity_formula, matmul, output_term, question,
+    rate_text, regime_index, regime_options, verified, with_article, BATCHES, BDF,
 };
 use super::{invalid, Draw};
 
@@ -61,6 +61,7 @@ pub(super) fn ex_dot(d: &mut Draw) -> Result<Question, CoreError> {
         .as_ref()
         .ok_or_else(|| invalid("no approximation"))?;
     let limit = ap.intensity;
+    let w = ops_word(&op);
 
     let parts = vec![
         Part::formula(
@@ -76,10 +77,7 @@ pub(super) fn ex_dot(d: &mut Draw) -> Result<Question, CoreError> {
                 format!("Total {flops_exact}; the book rounds it to {flops_book} for large N, and both pass."),
             ],
         )
-        .mistake_formula(
-            "N",
-            "That counts only the multiplies (or only the adds): each product needs both.".to_string(),
-        ),
+        .flop_slips_formula(&op),
         Part::formula(
             "b",
             "How many bytes travel between memory and the compute units? A formula in N.".to_string(),
@@ -109,6 +107,11 @@ pub(super) fn ex_dot(d: &mut Draw) -> Result<Question, CoreError> {
                 format!("For large N only the N terms count: {}.", approx_text(&op, &a)?),
                 format!("At N = {}, the exact value is {}.", sci(n), sig(a.intensity, 6)),
             ],
+        )
+        .flop_slips(&op, Some(2.0 * limit), Some(limit / 2.0))
+        .growth(
+            "N",
+            format!("That grows with N, but the intensity does not: the {w}, {flops_book}, and the bytes, {bytes}, both grow in proportion to N, so N cancels."),
         ),
         Part::choice(
             "d",
@@ -153,14 +156,15 @@ pub(super) fn ex_240(d: &mut Draw) -> Result<Question, CoreError> {
     let name = chip_name(&calc)?;
     let a_name = with_article(&name);
     let (thr, _, a) = approx_threshold(&calc)?;
-    let ci = with_eras(&calc, |c| Ok(analysis(c)?.critical_intensity))?;
-    let th = with_eras(&calc, |c| Ok(approx_threshold(c)?.0))?;
+    let ci = with_eras(&calc, &|c| Ok(analysis(c)?.critical_intensity))?;
+    let th = with_eras(&calc, &|c| Ok(approx_threshold(c)?.0))?;
     let approx = approx_formula(&a)?;
     let ap = a
         .approx
         .as_ref()
         .ok_or_else(|| invalid("no approximation"))?;
     let regime = clear_regime(&a)?;
+    let op = calc.operation()?;
     let parts = vec![
         Part::number(
             "a",
@@ -170,7 +174,9 @@ pub(super) fn ex_240(d: &mut Draw) -> Result<Question, CoreError> {
             ci,
             "Critical intensity = peak FLOPs/s ÷ memory bandwidth in bytes/s.".to_string(),
             vec![format!("{} ÷ {} = {}.", rate_text(a.peak, Bf16), bw_text(a.bandwidth), ci_text(a.critical_intensity))],
-        ),
+        )
+        .growth("B", ci_growth_hint(&calc)?)
+        .sparse_slip(&calc, &|c| Ok(analysis(c)?.critical_intensity)),
         Part::formula(
             "b",
             "With B much smaller than D and F, what is the matmul's arithmetic intensity? A formula in B, D, F.".to_string(),
@@ -180,9 +186,10 @@ pub(super) fn ex_240(d: &mut Draw) -> Result<Question, CoreError> {
             "The bytes are 2BD + 2DF + 2BF. When B is small, which term is by far the largest? Divide 2BDF by it.".to_string(),
             vec![
                 format!("Exact: {}.", intensity_formula(&calc.operation()?)),
-                format!("Keep only {} (drop {}): {}.", ap.kept_terms.joined(" + "), ap.dropped_terms.joined(" + "), approx_text(&calc.operation()?, &a)?),
+                format!("Keep only {} (drop {}): {}.", ap.kept_terms.joined(" + "), ap.dropped_terms.joined(" + "), approx_text(&op, &a)?),
             ],
-        ),
+        )
+        .flop_slips_formula(&op),
         Part::number(
             "c",
             "Above which batch size B (tokens per chip) does the matmul become compute-bound?".to_string(),
@@ -196,7 +203,9 @@ pub(super) fn ex_240(d: &mut Draw) -> Result<Question, CoreError> {
                 format!("With every byte counted (D = F = {dd}) the crossing is at B = {}, a little higher.", sig(crossing(&calc, "B")?, 4)),
             ],
         )
-        .mistake_number(thr / 2.0, "That assumes an intensity of 2B; with 2-byte weights a bf16 matmul only reaches about B.".to_string()),
+        .mistake_number(thr / 2.0, "That assumes an intensity of 2B; with 2-byte weights a bf16 matmul only reaches about B.".to_string())
+        .flop_slips_by_peak(&op, &calc, &|c| Ok(approx_threshold(c)?.0))
+        .sparse_slip(&calc, &|c| Ok(approx_threshold(c)?.0)),
         Part::choice(
             "d",
             format!("With D = F = {dd} and B = {b}, is it compute-bound or bandwidth-bound?"),
@@ -259,6 +268,13 @@ pub(super) fn ex_net(d: &mut Draw) -> Result<Question, CoreError> {
         } => size,
         _ => return Err(invalid("no threshold")),
     };
+    let threshold_d = |c: &CalcSetup| match network(&c.scenario()?, "D", n, link)?.threshold {
+        CriticalSize::At {
+            size,
+            compute_bound_above: true,
+        } => Ok(size),
+        _ => Err(invalid("no threshold")),
+    };
     let other = network(&calc.with_size("B", b * 4.0).scenario()?, "D", n, link)?;
     let depends_on_b = match other.threshold {
         CriticalSize::At { size, .. } => (size - threshold).abs() > 1e-9 * threshold,
@@ -308,7 +324,9 @@ pub(super) fn ex_net(d: &mut Draw) -> Result<Question, CoreError> {
         .mistake_formula(
             &format!("{flops} / {}", exact(net.peak)),
             format!("That is the time for the whole matmul on one chip; each of the {n} chips does only its share."),
-        ),
+        )
+        .flop_slips_formula(&op)
+        .sparse_formula(&calc, &|peak| format!("{flops} / ({n} × {})", exact(peak))),
         Part::formula(
             "b",
             format!("How long does each chip spend sending its partial result over {link}, T_comms, in seconds? A formula in B, D, F."),
@@ -337,6 +355,12 @@ pub(super) fn ex_net(d: &mut Draw) -> Result<Question, CoreError> {
         .mistake_number(
             net.critical_intensity,
             format!("That is peak ÷ link bandwidth itself; each chip only handles D/{n} of the summed dimension, so compare D/{n} with it."),
+        )
+        .flop_slips_by_peak(&op, &calc, &threshold_d)
+        .sparse_slip(&calc, &threshold_d)
+        .growth(
+            "B",
+            format!("That grows with B, but the threshold on D does not: each chip's {} ({flops} / {n}) and the bytes it sends ({out}) both grow in proportion to B·F, so B and F cancel.", ops_word(&op)),
         ),
         Part::choice(
             "d",

@@ -8,11 +8,11 @@ use crate::quiz::answer::{ChoiceOption, Unit};
 use crate::quiz::{CalcSetup, Part, Question, SOURCE_EXTRA};
 use crate::{CoreError, DType, LevelKind};
 
+use super::feedback::{ci_growth_hint, era_note, eras, with_eras, Era};
 use super::helpers::{
     analysis, approx_formula, approx_text, approx_threshold, bw_text, chip_name, ci_text,
-    clear_regime, dtype_size, era_note, eras, input_terms, matmul, question, rate_text,
-    regime_index, regime_options, threshold_step, verified, with_article, with_eras, BDF,
-    BF16_CHIPS,
+    clear_regime, dtype_size, input_terms, matmul, question, rate_text, regime_index,
+    regime_options, threshold_step, verified, with_article, BDF, BF16_CHIPS,
 };
 use super::{invalid, Draw};
 
@@ -59,6 +59,8 @@ pub(super) fn x_fp8(d: &mut Draw) -> Result<Question, CoreError> {
         return Err(invalid("ratio too close to call"));
     };
     let approx = approx_formula(&a)?;
+    let op = calc.operation()?;
+    let threshold_b = |c: &CalcSetup| Ok(approx_threshold(c)?.0);
     let options = vec![
         ChoiceOption::new("About half as large", &["half", "smaller"]),
         ChoiceOption::new("About the same", &["same", "similar", "equal"]),
@@ -73,7 +75,9 @@ pub(super) fn x_fp8(d: &mut Draw) -> Result<Question, CoreError> {
             (a.critical_intensity, Vec::new()),
             format!("Dense {dt} peak ÷ HBM bandwidth."),
             vec![format!("{} ÷ {} = {}.", rate_text(a.peak, dt), bw_text(a.bandwidth), ci_text(a.critical_intensity))],
-        ),
+        )
+        .growth("B", ci_growth_hint(&calc)?)
+        .sparse_slip(&calc, &|c| Ok(analysis(c)?.critical_intensity)),
         Part::formula(
             "b",
             "With B small next to D and F, what is the intensity? A formula in B, D, F.".to_string(),
@@ -81,8 +85,9 @@ pub(super) fn x_fp8(d: &mut Draw) -> Result<Question, CoreError> {
             approx.clone(),
             Vec::new(),
             format!("Weights are {} per element now; divide the FLOPs by the weights' bytes.", dtype_size(dt)),
-            vec![format!("{}.", approx_text(&calc.operation()?, &a)?)],
-        ),
+            vec![format!("{}.", approx_text(&op, &a)?)],
+        )
+        .flop_slips_formula(&op),
         Part::number(
             "c",
             "Above which batch size is it compute-bound?".to_string(),
@@ -92,7 +97,9 @@ pub(super) fn x_fp8(d: &mut Draw) -> Result<Question, CoreError> {
             "Set the intensity from part b equal to the critical intensity.".to_string(),
             vec![format!("{}.", threshold_step(&approx, a.critical_intensity, thr))],
         )
-        .mistake_number(a.critical_intensity, format!("That is the critical intensity itself; the intensity is {approx}, not B.")),
+        .mistake_number(a.critical_intensity, format!("That is the critical intensity itself; the intensity is {approx}, not B."))
+        .flop_slips_by_peak(&op, &calc, &threshold_b)
+        .sparse_slip(&calc, &threshold_b),
         Part::choice(
             "d",
             "Compared with the same matmul in bf16 on this chip, the batch needed is:".to_string(),
@@ -147,13 +154,14 @@ pub(super) fn x_vmem(d: &mut Draw) -> Result<Question, CoreError> {
     let (thr_hbm, _, ah) = approx_threshold(&hbm_calc)?;
     let regime = clear_regime(&a)?;
     let ratio = thr_hbm / thr;
-    let ci = with_eras(&calc, |c| Ok(analysis(c)?.critical_intensity))?;
-    let ratio_e = with_eras(&calc, |c| {
+    let ci = with_eras(&calc, &|c| Ok(analysis(c)?.critical_intensity))?;
+    let ratio_e = with_eras(&calc, &|c| {
         let mut h = c.clone();
         h.level = Hbm;
         Ok(approx_threshold(&h)?.0 / approx_threshold(c)?.0)
     })?;
     let approx = approx_formula(&a)?;
+    let op = calc.operation()?;
     let parts = vec![
         Part::number(
             "a",
@@ -163,7 +171,8 @@ pub(super) fn x_vmem(d: &mut Draw) -> Result<Question, CoreError> {
             ci,
             "Same peak as always, but divide by the VMEM bandwidth instead of HBM's.".to_string(),
             vec![format!("{} ÷ {} = {}.", rate_text(a.peak, dt), bw_text(a.bandwidth), ci_text(a.critical_intensity))],
-        ),
+        )
+        .growth("B", ci_growth_hint(&calc)?),
         Part::number(
             "b",
             "With the weights in VMEM and B small, above which batch size is the matmul compute-bound?".to_string(),
@@ -173,7 +182,8 @@ pub(super) fn x_vmem(d: &mut Draw) -> Result<Question, CoreError> {
             format!("The intensity is still about {approx}; only the critical intensity changed."),
             vec![format!("{}.", threshold_step(&approx, a.critical_intensity, thr))],
         )
-        .mistake_number(thr_hbm, "That is the HBM answer; VMEM is much faster, so a far smaller batch suffices.".to_string()),
+        .mistake_number(thr_hbm, "That is the HBM answer; VMEM is much faster, so a far smaller batch suffices.".to_string())
+        .flop_slips_by_peak(&op, &calc, &|c| Ok(approx_threshold(c)?.0)),
         Part::choice(
             "c",
             format!("With B = {b}, D = F = {dd} and the weights in VMEM, is it compute-bound or bandwidth-bound?"),
@@ -234,7 +244,10 @@ pub(super) fn x_pcie(d: &mut Draw) -> Result<Question, CoreError> {
         c.level = Hbm;
         approx_threshold(&c)?.0
     };
-    let ci = with_eras(&calc, |c| Ok(analysis(c)?.critical_intensity))?;
+    let ci = with_eras(&calc, &|c| Ok(analysis(c)?.critical_intensity))?;
+    let op = calc.operation()?;
+    let threshold_b = |c: &CalcSetup| Ok(approx_threshold(c)?.0);
+    let t_math = |c: &CalcSetup| Ok(analysis(c)?.t_math);
     let parts = vec![
         Part::number(
             "a",
@@ -244,7 +257,9 @@ pub(super) fn x_pcie(d: &mut Draw) -> Result<Question, CoreError> {
             ci,
             "bf16 peak ÷ PCIe bandwidth.".to_string(),
             vec![format!("{} ÷ {} = {}.", rate_text(a.peak, Bf16), bw_text(a.bandwidth), ci_text(a.critical_intensity))],
-        ),
+        )
+        .growth("B", ci_growth_hint(&calc)?)
+        .sparse_slip(&calc, &|c| Ok(analysis(c)?.critical_intensity)),
         Part::number(
             "b",
             "With B small next to D and F, above which batch size would the matmul be compute-bound?".to_string(),
@@ -254,7 +269,9 @@ pub(super) fn x_pcie(d: &mut Draw) -> Result<Question, CoreError> {
             "The intensity is about B, as for any bf16 matmul; compare it with the PCIe critical intensity.".to_string(),
             vec![format!("B > {} tokens, against {} when the weights sit in HBM.", sig(thr, 4), sig(hbm, 4))],
         )
-        .mistake_number(hbm, "That is the HBM threshold; the link to the host is far slower.".to_string()),
+        .mistake_number(hbm, "That is the HBM threshold; the link to the host is far slower.".to_string())
+        .flop_slips_by_peak(&op, &calc, &threshold_b)
+        .sparse_slip(&calc, &threshold_b),
         Part::number(
             "c",
             format!("With B = {b} and D = F = {dd}, how long does moving the bytes over PCIe take (T_comms)?"),
@@ -278,7 +295,9 @@ pub(super) fn x_pcie(d: &mut Draw) -> Result<Question, CoreError> {
                 format!("FLOPs: 2BDF = {}.", sci(a.flops)),
                 format!("T_math = {} ÷ {} = {}; the transfer takes {} times longer.", sci(a.flops), rate_text(a.peak, Bf16), format::seconds(a.t_math), sig(a.t_comms / a.t_math, 3)),
             ],
-        ),
+        )
+        .flop_slips_by_peak(&op, &calc, &t_math)
+        .sparse_slip(&calc, &t_math),
     ];
     question(
         "x-pcie",
@@ -315,22 +334,35 @@ pub(super) fn x_v6e(d: &mut Draw) -> Result<Question, CoreError> {
     let ref_name = chip_name(&ref_calc)?;
     let (thr, _, a) = approx_threshold(&calc)?;
     let (thr_ref, _, ar) = approx_threshold(&ref_calc)?;
-    let th = with_eras(&calc, |c| Ok(approx_threshold(c)?.0))?;
-    let mixed_th = with_eras(&mixed, |c| Ok(approx_threshold(c)?.0))?;
-    let mut ratios = Vec::new();
-    for c in std::iter::once(calc.clone()).chain(eras(&calc)) {
-        for r in std::iter::once(ref_calc.clone()).chain(eras(&ref_calc)) {
-            ratios.push(approx_threshold(&c)?.0 / approx_threshold(&r)?.0);
-        }
-    }
+    let th = with_eras(&calc, &|c| Ok(approx_threshold(c)?.0))?;
+    let mixed_th = with_eras(&mixed, &|c| Ok(approx_threshold(c)?.0))?;
     let ratio = thr / thr_ref;
     if ratio < 1.2 {
         return Err(invalid("the newer chip does not need a larger batch"));
     }
-    let also_ratio = ratios
-        .into_iter()
-        .filter(|r| (r - ratio).abs() > 1e-9 * ratio)
-        .collect();
+    // Either chip's number from another version, or both.
+    let with_era = |c: &CalcSetup| -> Vec<(CalcSetup, Option<Era>)> {
+        std::iter::once((c.clone(), None))
+            .chain(eras(c).into_iter().map(|(e, era)| (e, Some(era))))
+            .collect()
+    };
+    let mut also_ratio = Vec::new();
+    for (c, ec) in with_era(&calc) {
+        for (r, er) in with_era(&ref_calc) {
+            let era = match (&ec, er) {
+                (None, None) => continue,
+                (Some(a), None) => a.clone(),
+                (None, Some(b)) => b,
+                (Some(a), Some(b)) => a.and(&b),
+            };
+            let v = approx_threshold(&c)?.0 / approx_threshold(&r)?.0;
+            if (v - ratio).abs() > 1e-9 * ratio {
+                also_ratio.push((v, era));
+            }
+        }
+    }
+    let op = mixed.operation()?;
+    let threshold_b = |c: &CalcSetup| Ok(approx_threshold(c)?.0);
     let parts = vec![
         Part::number(
             "a",
@@ -340,7 +372,9 @@ pub(super) fn x_v6e(d: &mut Draw) -> Result<Question, CoreError> {
             th,
             "The intensity is about B; compare it with this chip's critical intensity.".to_string(),
             vec![format!("{} ÷ {} = {}, so B > {}.", rate_text(a.peak, Bf16), bw_text(a.bandwidth), ci_text(a.critical_intensity), sig(thr, 4))],
-        ),
+        )
+        .flop_slips_by_peak(&calc.operation()?, &calc, &threshold_b)
+        .sparse_slip(&calc, &threshold_b),
         Part::number(
             "b",
             format!("How many times larger is that than on the {ref_name}?"),
@@ -360,9 +394,11 @@ pub(super) fn x_v6e(d: &mut Draw) -> Result<Question, CoreError> {
             0.015,
             mixed_th.clone(),
             "The intensity is about 2B now.".to_string(),
-            vec![format!("2B > {} ⇔ B > {}.", sig(a.critical_intensity, 4), sig(mixed_th.0, 4))],
+            vec![format!("2B > {} ⇔ B > {}.", sig(a.critical_intensity, 4), sig(mixed_th.value, 4))],
         )
-        .mistake_number(thr, "That is the all-bf16 answer from part a; 1-byte weights double the intensity.".to_string()),
+        .mistake_number(thr, "That is the all-bf16 answer from part a; 1-byte weights double the intensity.".to_string())
+        .flop_slips_by_peak(&op, &mixed, &threshold_b)
+        .sparse_slip(&mixed, &threshold_b),
     ];
     question(
         "x-v6e",
@@ -396,7 +432,7 @@ pub(super) fn x_int4(d: &mut Draw) -> Result<Question, CoreError> {
     let (thr, _, a) = approx_threshold(&calc)?;
     let read = verified(sum_text(&input_terms(&op)), BDF, &calc, a.bytes_read)?;
     let approx = approx_formula(&a)?;
-    let th = with_eras(&calc, |c| Ok(approx_threshold(c)?.0))?;
+    let th = with_eras(&calc, &|c| Ok(approx_threshold(c)?.0))?;
     let parts = vec![
         Part::formula(
             "a",
@@ -419,7 +455,8 @@ pub(super) fn x_int4(d: &mut Draw) -> Result<Question, CoreError> {
             Vec::new(),
             "Divide 2BDF by the weights' bytes.".to_string(),
             vec![format!("{}.", approx_text(&op, &a)?)],
-        ),
+        )
+        .flop_slips_formula(&op),
         Part::number(
             "c",
             "Above which batch size is it compute-bound?".to_string(),
@@ -441,7 +478,9 @@ pub(super) fn x_int4(d: &mut Draw) -> Result<Question, CoreError> {
             thr * 2.0,
             "That is the int8-weight answer; half-byte weights double the intensity again."
                 .to_string(),
-        ),
+        )
+        .flop_slips_by_peak(&op, &calc, &|c| Ok(approx_threshold(c)?.0))
+        .sparse_slip(&calc, &|c| Ok(approx_threshold(c)?.0)),
     ];
     question(
         "x-int4",

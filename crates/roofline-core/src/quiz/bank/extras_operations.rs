@@ -8,11 +8,14 @@ use crate::quiz::answer::{ChoiceOption, Unit};
 use crate::quiz::{CalcSetup, Part, Question, SOURCE_EXTRA};
 use crate::{critical_size, CoreError, CriticalSize, DType, LevelKind};
 
+use super::feedback::{era_note, ops_word, with_eras};
 use super::helpers::{
-    analysis, approx_text, bw_text, chip_name, ci_text, era_note, matmul, never_options, plain,
-    question, rate_text, regime_index, regime_options, with_article, with_eras, BF16_CHIPS, POW2,
+    analysis, approx_text, bw_text, chip_name, ci_text, matmul, never_options, plain, question,
+    rate_text, regime_index, regime_options, with_article, BF16_CHIPS, POW2,
 };
 use super::{invalid, Draw};
+use crate::analysis::{byte_terms, flops_term, sum_text};
+use crate::small::Join;
 
 use DType::{Bf16, Fp32, Int8};
 use LevelKind::Hbm;
@@ -24,6 +27,7 @@ pub(super) fn x_add(d: &mut Draw) -> Result<Question, CoreError> {
     let name = chip_name(&calc)?;
     let a_name = with_article(&name);
     let a = analysis(&calc)?;
+    let op = calc.operation()?;
     let never = matches!(
         critical_size(&calc.scenario()?, "N")?,
         CriticalSize::Never { .. }
@@ -49,7 +53,17 @@ pub(super) fn x_add(d: &mut Draw) -> Result<Question, CoreError> {
                 format!("Intensity: N / 12N = {}.", plain(a.intensity)),
             ],
         )
-        .mistake_number(1.0 / 8.0, "Don't forget the output: it is written back, another 4 bytes per element.".to_string()),
+        .mistake_number(1.0 / 8.0, "Don't forget the output: it is written back, another 4 bytes per element.".to_string())
+        .flop_slips(&op, Some(2.0 * a.intensity), None)
+        .growth(
+            "N",
+            format!(
+                "That grows with N, but the intensity does not: the {}, {}, and the bytes, {}, both grow in proportion to N, so N cancels.",
+                ops_word(&op),
+                flops_term(&op).compact(),
+                sum_text(&byte_terms(&op))
+            ),
+        ),
         Part::choice(
             "b",
             format!("On the {name} (fp32 critical intensity {}), is it compute-bound or bandwidth-bound?", ci_text(a.critical_intensity)),
@@ -121,6 +135,18 @@ pub(super) fn x_small(d: &mut Draw) -> Result<Question, CoreError> {
     if (a.intensity - max_i).abs() < 0.05 * max_i {
         return Err(invalid("parts too close"));
     }
+    let op = calc.operation()?;
+    let with_b: Vec<String> = byte_terms(&op)
+        .iter()
+        .filter(|t| t.dims.iter().any(|d| d == "B"))
+        .map(|t| t.compact())
+        .collect();
+    let levels_off = format!(
+        "That grows with B, but this intensity levels off: for large B the activations' bytes, {}, grow with B as fast as the {}, {}, so B cancels.",
+        with_b.joined(" + "),
+        ops_word(&op),
+        flops_term(&op).compact()
+    );
     let parts = vec![
         Part::number(
             "a",
@@ -129,8 +155,9 @@ pub(super) fn x_small(d: &mut Draw) -> Result<Question, CoreError> {
             0.01,
             (ap.intensity, Vec::new()),
             "Just apply the rule of thumb from question 2.".to_string(),
-            vec![format!("{}: {} at B = {b}.", approx_text(&calc.operation()?, &a)?, sig(ap.intensity, 4))],
-        ),
+            vec![format!("{}: {} at B = {b}.", approx_text(&op, &a)?, sig(ap.intensity, 4))],
+        )
+        .flop_slips(&op, Some(2.0 * ap.intensity), Some(ap.intensity / 2.0)),
         Part::number(
             "b",
             format!("What is the real intensity at B = {b}, with every byte counted?"),
@@ -142,7 +169,9 @@ pub(super) fn x_small(d: &mut Draw) -> Result<Question, CoreError> {
                 format!("FLOPs: {}; bytes: {}.", sci(a.flops), sci(a.bytes)),
                 format!("Intensity: {}, nowhere near the promised {}.", sig(a.intensity, 4), sig(ap.intensity, 4)),
             ],
-        ),
+        )
+        .mistake_number(ap.intensity, "That is what the small-B rule promises (part a); counting every byte, the activations' bytes dominate when B is larger than D and F.".to_string())
+        .flop_slips(&op, Some(2.0 * a.intensity), Some(a.intensity / 2.0)),
         Part::number(
             "c",
             "However large B gets, what intensity can it at most reach?".to_string(),
@@ -154,7 +183,9 @@ pub(super) fn x_small(d: &mut Draw) -> Result<Question, CoreError> {
                 format!("2BDF ÷ (2BD + 2BF) = DF ÷ (D + F) = {}.", sig(max_i, 4)),
                 format!("The critical intensity is {}, so no batch size is enough.", ci_text(a.critical_intensity)),
             ],
-        ),
+        )
+        .growth("B", levels_off)
+        .flop_slips(&op, Some(2.0 * max_i), Some(max_i / 2.0)),
         Part::choice(
             "d",
             format!("On {a_name}, can a large enough batch make it compute-bound?"),
@@ -191,10 +222,14 @@ pub(super) fn x_time(d: &mut Draw) -> Result<Question, CoreError> {
     let name = chip_name(&calc)?;
     let a_name = with_article(&name);
     let a = analysis(&calc)?;
-    let t_comms = with_eras(&calc, |c| Ok(analysis(c)?.t_comms))?;
-    let lower = with_eras(&calc, |c| Ok(analysis(c)?.t_lower))?;
-    let upper = with_eras(&calc, |c| Ok(analysis(c)?.t_upper))?;
+    let t_comms = with_eras(&calc, &|c| Ok(analysis(c)?.t_comms))?;
+    let lower = with_eras(&calc, &|c| Ok(analysis(c)?.t_lower))?;
+    let upper = with_eras(&calc, &|c| Ok(analysis(c)?.t_upper))?;
     let weights_only = 2.0 * dd * ff / a.bandwidth;
+    let op = calc.operation()?;
+    let t_math = |c: &CalcSetup| Ok(analysis(c)?.t_math);
+    let t_lower = |c: &CalcSetup| Ok(analysis(c)?.t_lower);
+    let t_upper = |c: &CalcSetup| Ok(analysis(c)?.t_upper);
     let parts = vec![
         Part::number(
             "a",
@@ -210,10 +245,8 @@ pub(super) fn x_time(d: &mut Draw) -> Result<Question, CoreError> {
                 format::seconds(a.t_math)
             )],
         )
-        .mistake_number(
-            a.t_math / 2.0,
-            "Half of it: a multiply and an add per product, 2BDF FLOPs.".to_string(),
-        ),
+        .flop_slips_by_peak(&op, &calc, &t_math)
+        .sparse_slip(&calc, &t_math),
         Part::number(
             "b",
             "How long does moving the bytes take, T_comms?".to_string(),
@@ -248,7 +281,9 @@ pub(super) fn x_time(d: &mut Draw) -> Result<Question, CoreError> {
                 format::seconds(a.t_lower),
                 a.regime.label()
             )],
-        ),
+        )
+        .flop_slips_by_peak(&op, &calc, &t_lower)
+        .sparse_slip(&calc, &t_lower),
         Part::number(
             "d",
             "An upper bound?".to_string(),
@@ -262,7 +297,9 @@ pub(super) fn x_time(d: &mut Draw) -> Result<Question, CoreError> {
                 format::seconds(a.t_comms),
                 format::seconds(a.t_upper)
             )],
-        ),
+        )
+        .flop_slips_by_peak(&op, &calc, &t_upper)
+        .sparse_slip(&calc, &t_upper),
     ];
     question(
         "x-time",

@@ -7,15 +7,16 @@
 use crate::analysis::{byte_terms, flops_term, sum_text, Analysis, Term};
 use crate::format::{self, sci, sig};
 use crate::op::Operation;
-use crate::quiz::answer::{evaluate_formula, ChoiceOption, Unit};
-use crate::quiz::{AnswerKind, CalcSetup, Expected, Mistake, Part, Question};
+use crate::quiz::answer::{evaluate_formula, formulas_equivalent, ChoiceOption, Unit};
+use crate::quiz::{AnswerKind, CalcSetup, Expected, Mistake, Note, Part, Question};
+
+use super::feedback::{gives_text, lower_first, Answers};
 use crate::small::Join;
-use crate::{analyze, critical_size, CoreError, CriticalSize, DType, LevelKind, Regime};
+use crate::{analyze, critical_size, CoreError, CriticalSize, DType, Regime};
 
 use super::invalid;
 
-use DType::{Bf16, Fp4, Fp8, Int4, Int8};
-use LevelKind::{Hbm, Vmem};
+use DType::{Fp4, Fp8, Int4, Int8};
 
 fn syms(s: &[&str]) -> Vec<String> {
     s.iter().map(|x| x.to_string()).collect()
@@ -50,49 +51,6 @@ pub(super) fn approx_threshold(c: &CalcSetup) -> Result<(f64, f64, Analysis), Co
         .ok_or_else(|| invalid("no approximation"))?;
     let slope = ap.intensity / b;
     Ok((a.critical_intensity / slope, slope, a))
-}
-
-/// Setups with the numbers other versions of the book used, where the
-/// question does not fix them: TPU v5e HBM at 8.1e11 bytes/s, TPU v6e bf16
-/// at 9.1e14 FLOPs/s (the roofline chapter's rounding).
-pub(super) fn eras(c: &CalcSetup) -> Vec<CalcSetup> {
-    let mut out = Vec::new();
-    let uses_hbm = c.level == Hbm || c.level == Vmem;
-    if c.chip == "v5e" && uses_hbm && !c.bw_overrides.iter().any(|(k, _)| *k == Hbm) {
-        let mut alt = c.clone();
-        alt.bw_overrides.push((Hbm, 8.1e11));
-        out.push(alt);
-    }
-    if c.chip == "v6e" && !c.peak_overrides.iter().any(|(d, _)| *d == Bf16) {
-        let mut alt = c.clone();
-        alt.peak_overrides.push((Bf16, 9.1e14));
-        out.push(alt);
-    }
-    out
-}
-
-pub(super) fn era_note(c: &CalcSetup) -> String {
-    if c.chip == "v5e" && (c.level == Hbm || c.level == Vmem) {
-        " Earlier versions of the book used 8.1e11 bytes/s for the v5e's HBM; answers from either value pass.".to_string()
-    } else if c.chip == "v6e" {
-        " The roofline chapter rounds the v6e's bf16 peak to 9.1e14 FLOPs/s; answers from either value pass.".to_string()
-    } else {
-        String::new()
-    }
-}
-
-/// The value for `c` and, distinct from it, the values for its eras.
-pub(super) fn with_eras(
-    c: &CalcSetup,
-    f: impl Fn(&CalcSetup) -> Result<f64, CoreError>,
-) -> Result<(f64, Vec<f64>), CoreError> {
-    let v = f(c)?;
-    let also = eras(c)
-        .iter()
-        .filter_map(|e| f(e).ok())
-        .filter(|x| x.is_finite() && (x - v).abs() > 1e-9 * v.abs())
-        .collect();
-    Ok((v, also))
 }
 
 /// A number as a learner would type it.
@@ -318,10 +276,23 @@ impl Part {
         prompt: String,
         unit: Unit,
         rel_tol: f64,
-        (value, also_accept): (f64, Vec<f64>),
+        answers: impl Into<Answers>,
         hint: String,
         solution: Vec<String>,
     ) -> Part {
+        let Answers { value, eras } = answers.into();
+        let gives = gives_text(value, unit);
+        let notes = eras
+            .iter()
+            .map(|(v, era)| Note {
+                answer: Expected::Number {
+                    value: *v,
+                    also_accept: Vec::new(),
+                },
+                text: era.note(Some(&gives)),
+            })
+            .collect();
+        let also_accept = eras.into_iter().map(|(v, _)| v).collect();
         Part {
             id: id.to_string(),
             prompt,
@@ -331,6 +302,9 @@ impl Part {
             hint,
             solution,
             mistakes: Vec::new(),
+            notes,
+            grows: None,
+            sizes: Vec::new(),
             calc: None,
         }
     }
@@ -355,6 +329,9 @@ impl Part {
             hint,
             solution,
             mistakes: Vec::new(),
+            notes: Vec::new(),
+            grows: None,
+            sizes: Vec::new(),
             calc: None,
         }
     }
@@ -380,23 +357,34 @@ impl Part {
             hint,
             solution,
             mistakes: Vec::new(),
+            notes: Vec::new(),
+            grows: None,
+            sizes: Vec::new(),
             calc: None,
         }
     }
 
-    pub(super) fn mistake_number(mut self, value: f64, hint: String) -> Part {
-        self.mistakes.push(Mistake {
-            answer: Expected::Number {
-                value,
-                also_accept: Vec::new(),
-            },
-            hint,
-            close: false,
-        });
-        self
-    }
-
+    /// A likely wrong formula and its hint. A formula equivalent to an
+    /// earlier mistake's joins it: both hints are given.
     pub(super) fn mistake_formula(mut self, expr: &str, hint: String) -> Part {
+        let symbols = match &self.kind {
+            AnswerKind::Formula { symbols } => symbols.clone(),
+            _ => self.sizes.iter().map(|(k, _)| k.clone()).collect(),
+        };
+        let near = self.mistakes.iter_mut().find(|m| match &m.answer {
+            Expected::Formula { expr: e, .. } => formulas_equivalent(e, expr, &symbols) == Ok(true),
+            _ => false,
+        });
+        if let Some(m) = near {
+            if m.hint != hint && !m.hint.ends_with(&lower_first(&hint)) {
+                m.hint = format!(
+                    "{} Another slip gives the same formula: {}",
+                    m.hint,
+                    lower_first(&hint)
+                );
+            }
+            return self;
+        }
         self.mistakes.push(Mistake {
             answer: Expected::Formula {
                 expr: expr.to_string(),
@@ -444,13 +432,19 @@ impl Part {
 }
 
 /// A question; [`build`](super::build) sets its title from [`BANK`](super::BANK).
+/// Each part gets the sizes of its setup, to read a formula typed where a
+/// number is asked.
 pub(super) fn question(
     id: &str,
     source: &str,
     setup: String,
-    parts: Vec<Part>,
+    mut parts: Vec<Part>,
     calc: CalcSetup,
 ) -> Result<Question, CoreError> {
+    for p in &mut parts {
+        let c = p.calc.as_ref().unwrap_or(&calc);
+        p.sizes = c.sizes.iter().map(|(k, v)| (k.clone(), *v)).collect();
+    }
     Ok(Question {
         id: id.to_string(),
         seed: 0,

@@ -14,11 +14,14 @@
 //! * `extras_hardware` and `extras_operations`: Roofline Lab's own
 //!   questions (`x-…`), on data types, memories and chips, and on other
 //!   operations and times;
-//! * `helpers`: what they share (parts, answers, texts).
+//! * `helpers`: what they share (parts, answers, texts);
+//! * `feedback`: the feedback they share (other versions' numbers, the
+//!   FLOP-count and sparse-peak slips, answers that grow with B).
 
 mod examples;
 mod extras_hardware;
 mod extras_operations;
+mod feedback;
 mod helpers;
 mod practice;
 
@@ -124,7 +127,8 @@ fn has_bad_text(s: &str) -> bool {
 
 /// Checks a built question: the setups load, every number is finite, every
 /// expected answer passes its own checker, mistakes lie outside the
-/// tolerance, and no text shows a missing value.
+/// tolerance (those that do not are dropped), and no text (hints and notes
+/// included) shows a missing value.
 fn validate(mut q: Question) -> Result<Question, CoreError> {
     analyze(&q.calc.scenario()?)?;
     let mut texts = vec![q.setup.clone(), q.title.clone()];
@@ -158,6 +162,8 @@ fn validate(mut q: Question) -> Result<Question, CoreError> {
         texts.push(p.expected_text.clone());
         texts.extend(p.solution.iter().cloned());
         texts.extend(p.mistakes.iter().map(|m| m.hint.clone()));
+        texts.extend(p.notes.iter().map(|n| n.text.clone()));
+        texts.extend(p.grows.iter().map(|g| g.hint.clone()));
     }
     if texts.iter().any(|t| has_bad_text(t)) {
         return Err(invalid("a quiz text shows a missing number"));

@@ -10,11 +10,12 @@ use crate::quiz::{CalcSetup, Part, Question, SOURCE_PRACTICE};
 use crate::small::Join;
 use crate::{critical_size, CoreError, CriticalSize, DType, LevelKind};
 
+use super::feedback::{ci_growth_hint, era_note, eras, ops_word, with_eras, Era};
 use super::helpers::{
     analysis, approx_formula, approx_text, approx_threshold, bw_text, chip_name, ci_text,
-    clear_regime, crossing, dtype_size, era_note, eras, exact, input_terms, intensity_formula,
-    matmul, never_options, output_term, question, rate_text, regime_index, regime_options,
-    threshold_step, verified, with_article, with_eras, BATCHES, BDF, BF16_CHIPS, POW2,
+    clear_regime, crossing, dtype_size, exact, input_terms, intensity_formula, matmul,
+    never_options, output_term, question, rate_text, regime_index, regime_options, threshold_step,
+    verified, with_article, BATCHES, BDF, BF16_CHIPS, POW2,
 };
 use super::{invalid, Draw};
 
@@ -60,12 +61,13 @@ pub(super) fn q1(d: &mut Draw) -> Result<Question, CoreError> {
         )
     };
     let t_comms = comms_for(&calc)?;
-    let t_comms_alt: Vec<String> = eras(&calc)
-        .iter()
-        .filter_map(|c| comms_for(c).ok())
+    let t_comms_eras: Vec<(String, Era)> = eras(&calc)
+        .into_iter()
+        .filter_map(|(c, era)| comms_for(&c).ok().map(|f| (f, era)))
         .collect();
-    let ci = with_eras(&calc, |c| Ok(analysis(c)?.critical_intensity))?;
-    let th = with_eras(&calc, |c| Ok(approx_threshold(c)?.0))?;
+    let t_comms_alt: Vec<String> = t_comms_eras.iter().map(|(f, _)| f.clone()).collect();
+    let ci = with_eras(&calc, &|c| Ok(analysis(c)?.critical_intensity))?;
+    let th = with_eras(&calc, &|c| Ok(approx_threshold(c)?.0))?;
 
     // The bounds: which expression equals the core's lower and upper bound.
     let candidates = [
@@ -137,7 +139,7 @@ pub(super) fn q1(d: &mut Draw) -> Result<Question, CoreError> {
                 format!("Total: {flops}, the same as in bf16."),
             ],
         )
-        .mistake_formula("B*D*F", "That counts only the multiplies (or only the adds): each product needs one of each.".to_string())
+        .flop_slips_formula(&op)
         .near_exact_count(&op),
         Part::formula(
             "c",
@@ -150,7 +152,8 @@ pub(super) fn q1(d: &mut Draw) -> Result<Question, CoreError> {
                 format!("OPs: {flops}; bytes: {total}."),
                 format!("Intensity = {intensity}, about 2B when B is much smaller than D and F."),
             ],
-        ),
+        )
+        .flop_slips_formula(&op),
         Part::formula(
             "d-math",
             "Roofline estimate of T_math, in seconds, as a formula in B, D, F.".to_string(),
@@ -160,7 +163,8 @@ pub(super) fn q1(d: &mut Draw) -> Result<Question, CoreError> {
             "T_math = operations ÷ the chip's int8 peak.".to_string(),
             vec![format!("T_math = {t_math} seconds.")],
         )
-        .mistake_formula(&format!("B*D*F / {}", exact(a.peak)), "Half of it: the operation count is 2BDF.".to_string()),
+        .flop_slips_formula(&op)
+        .sparse_formula(&calc, &|peak| format!("{flops} / {}", exact(peak))),
         Part::formula(
             "d-comms",
             "Roofline estimate of T_comms, in seconds, as a formula in B, D, F.".to_string(),
@@ -169,7 +173,8 @@ pub(super) fn q1(d: &mut Draw) -> Result<Question, CoreError> {
             t_comms_alt,
             "T_comms = bytes moved (read plus written) ÷ HBM bandwidth.".to_string(),
             vec![format!("T_comms = {t_comms} seconds.")],
-        ),
+        )
+        .notes_formulas(&t_comms_eras),
         Part::choice(
             "d-lower",
             "Which expression is a lower bound on the runtime (math and transfers perfectly overlapped)?".to_string(),
@@ -194,7 +199,9 @@ pub(super) fn q1(d: &mut Draw) -> Result<Question, CoreError> {
             ci,
             "Critical intensity = int8 peak OPs/s ÷ HBM bandwidth.".to_string(),
             vec![format!("{} ÷ {} = {}.", rate_text(a.peak, Int8), bw_text(a.bandwidth), ci_text(a.critical_intensity))],
-        ),
+        )
+        .growth("B", ci_growth_hint(&calc)?)
+        .sparse_slip(&calc, &|c| Ok(analysis(c)?.critical_intensity)),
         Part::number(
             "f",
             "With B much smaller than D and F, above which batch size is it compute-bound?".to_string(),
@@ -210,7 +217,9 @@ pub(super) fn q1(d: &mut Draw) -> Result<Question, CoreError> {
         .mistake_number(
             a.critical_intensity,
             "That is the critical intensity itself; the intensity is about 2B, so B only needs half of it.".to_string(),
-        ),
+        )
+        .flop_slips_by_peak(&op, &calc, &|c| Ok(approx_threshold(c)?.0))
+        .sparse_slip(&calc, &|c| Ok(approx_threshold(c)?.0)),
         Part::choice(
             "g",
             format!("With B = {b}, D = {dd} and F = {ff}, is it compute-bound or bandwidth-bound?"),
@@ -256,7 +265,7 @@ pub(super) fn q2(d: &mut Draw) -> Result<Question, CoreError> {
         .approx
         .as_ref()
         .ok_or_else(|| invalid("no approximation"))?;
-    let th = with_eras(&calc, |c| Ok(approx_threshold(c)?.0))?;
+    let th = with_eras(&calc, &|c| Ok(approx_threshold(c)?.0))?;
     let parts = vec![
         Part::formula(
             "a",
@@ -270,7 +279,8 @@ pub(super) fn q2(d: &mut Draw) -> Result<Question, CoreError> {
                 format!("Bytes: {}.", sum_text(&byte_terms(&op))),
                 format!("Intensity = {exact_i}."),
             ],
-        ),
+        )
+        .flop_slips_formula(&op),
         Part::formula(
             "b",
             "With B much smaller than D and F, what does the intensity simplify to?".to_string(),
@@ -280,7 +290,8 @@ pub(super) fn q2(d: &mut Draw) -> Result<Question, CoreError> {
             "Keep only the largest byte term, the weights'.".to_string(),
             vec![format!("Keeping {} and dropping {}: {}.", ap.kept_terms.joined(" + "), ap.dropped_terms.joined(" + "), approx_text(&op, &a)?)],
         )
-        .mistake_formula("B", format!("That is the all-bf16 answer; the weights now take {} per element, so each byte carries more FLOPs.", dtype_size(w))),
+        .mistake_formula("B", format!("That is the all-bf16 answer; the weights now take {} per element, so each byte carries more FLOPs.", dtype_size(w)))
+        .flop_slips_formula(&op),
         Part::number(
             "c",
             "Above which batch size B does it become compute-bound?".to_string(),
@@ -300,7 +311,9 @@ pub(super) fn q2(d: &mut Draw) -> Result<Question, CoreError> {
         .mistake_number(
             thr * slope / 2.0,
             "That assumes 1-byte weights; check how many bytes a weight takes here.".to_string(),
-        ),
+        )
+        .flop_slips_by_peak(&op, &calc, &|c| Ok(approx_threshold(c)?.0))
+        .sparse_slip(&calc, &|c| Ok(approx_threshold(c)?.0)),
     ];
     question(
         "q2",
@@ -333,13 +346,21 @@ pub(super) fn q3(d: &mut Draw) -> Result<Question, CoreError> {
     let name = chip_name(&base)?;
     let a_name = with_article(&name);
     let (thr, _, a) = approx_threshold(&base)?;
-    let x_big = with_eras(&base, |c| crossing(c, "B"))?;
-    let x_small = with_eras(&small_calc, |c| crossing(c, "B"))?;
-    if x_small.0 > 6.0 * thr || x_small.0 < 1.2 * x_big.0 {
+    let x_big = with_eras(&base, &|c| crossing(c, "B"))?;
+    let x_small = with_eras(&small_calc, &|c| crossing(c, "B"))?;
+    if x_small.value > 6.0 * thr || x_small.value < 1.2 * x_big.value {
         return Err(invalid("variant not instructive"));
     }
-    let th = with_eras(&base, |c| Ok(approx_threshold(c)?.0))?;
-    let exact_i = intensity_formula(&base.operation()?);
+    let th = with_eras(&base, &|c| Ok(approx_threshold(c)?.0))?;
+    let op = base.operation()?;
+    let exact_i = intensity_formula(&op);
+    let approx = approx_formula(&a)?;
+    let dropped = a
+        .approx
+        .as_ref()
+        .ok_or_else(|| invalid("no approximation"))?
+        .dropped_terms
+        .joined(" + ");
     let solve = |n: f64, x: f64| {
         vec![
             format!("With D = F = {n}: intensity(B) = {exact_i}, with every byte counted."),
@@ -354,40 +375,75 @@ pub(super) fn q3(d: &mut Draw) -> Result<Question, CoreError> {
             ),
         ]
     };
+    // The approximation's crossing where the exact one is asked.
+    let approx_hint = |n: f64| {
+        format!(
+            "That is the approximation's crossing: taking the intensity as {approx}, {}. Counting every byte at D = F = {n}, the activations' bytes ({dropped}) lower the intensity, so the curve reaches the roof at a larger B.",
+            threshold_step(&approx, a.critical_intensity, thr)
+        )
+    };
+    let other_curve = |n: f64, asked: f64| {
+        format!("That is where the D = F = {n} curve reaches the roof; this part asks about D = F = {asked}.")
+    };
+    let exact_hint = |n: f64| {
+        format!("That is the exact crossing for D = F = {n}. The approximation drops the activations' bytes ({dropped}), so it predicts one crossing for every D and F.")
+    };
+    let crossing_b = |c: &CalcSetup| crossing(c, "B");
+    let threshold_b = |c: &CalcSetup| Ok(approx_threshold(c)?.0);
+    let mut part_a = Part::number(
+        "a",
+        format!("Read the batch size where the D = F = {big} curve reaches the roof."),
+        Unit::None,
+        0.03,
+        x_big.clone(),
+        "Open the batch-size chart in the calculator: attained FLOPs/s against B. Find where the curve stops rising.".to_string(),
+        solve(big, x_big.value),
+    )
+    .with_calc(base.clone());
+    let mut part_b = Part::number(
+        "b",
+        format!("And for D = F = {small}?"),
+        Unit::None,
+        0.03,
+        x_small.clone(),
+        "With small matrices the activation bytes are no longer negligible next to the weights: expect a larger batch.".to_string(),
+        solve(small, x_small.value),
+    )
+    .with_calc(small_calc.clone());
+    let mut part_c = Part::number(
+        "c",
+        "What crossing does the small-B approximation (intensity ≈ 2B) predict, for either size?".to_string(),
+        Unit::None,
+        0.015,
+        th.clone(),
+        "The approximation ignores D and F entirely: 2B against the critical intensity.".to_string(),
+        vec![
+            format!("2B > {} ⇔ B > {}, whatever D and F are.", sig(a.critical_intensity, 4), sig(thr, 4)),
+            format!("The exact crossings, {} and {}, are both higher: the dropped byte terms cost something, and more so for small matrices.", sig(x_big.value, 4), sig(x_small.value, 4)),
+        ],
+    );
+    for v in th.all() {
+        part_a = part_a.mistake_number(v, approx_hint(big));
+        part_b = part_b.mistake_number(v, approx_hint(small));
+    }
+    for v in x_small.all() {
+        part_a = part_a.mistake_number(v, other_curve(small, big));
+        part_c = part_c.mistake_number(v, exact_hint(small));
+    }
+    for v in x_big.all() {
+        part_b = part_b.mistake_number(v, other_curve(big, small));
+        part_c = part_c.mistake_number(v, exact_hint(big));
+    }
     let parts = vec![
-        Part::number(
-            "a",
-            format!("Read the batch size where the D = F = {big} curve reaches the roof."),
-            Unit::None,
-            0.03,
-            x_big.clone(),
-            "Open the batch-size chart in the calculator: attained FLOPs/s against B. Find where the curve stops rising.".to_string(),
-            solve(big, x_big.0),
-        )
-        .with_calc(base.clone()),
-        Part::number(
-            "b",
-            format!("And for D = F = {small}?"),
-            Unit::None,
-            0.03,
-            x_small.clone(),
-            "With small matrices the activation bytes are no longer negligible next to the weights: expect a larger batch.".to_string(),
-            solve(small, x_small.0),
-        )
-        .with_calc(small_calc)
-        .mistake_number(th.0, "That is what the approximation promises; with small D and F the exact bytes push the crossing higher.".to_string()),
-        Part::number(
-            "c",
-            "What crossing does the small-B approximation (intensity ≈ 2B) predict, for either size?".to_string(),
-            Unit::None,
-            0.015,
-            th,
-            "The approximation ignores D and F entirely: 2B against the critical intensity.".to_string(),
-            vec![
-                format!("2B > {} ⇔ B > {}, whatever D and F are.", sig(a.critical_intensity, 4), sig(thr, 4)),
-                format!("The exact crossings, {} and {}, are both higher: the dropped byte terms cost something, and more so for small matrices.", sig(x_big.0, 4), sig(x_small.0, 4)),
-            ],
-        ),
+        part_a
+            .flop_slips_by_peak(&op, &base, &crossing_b)
+            .sparse_slip(&base, &crossing_b),
+        part_b
+            .flop_slips_by_peak(&op, &small_calc, &crossing_b)
+            .sparse_slip(&small_calc, &crossing_b),
+        part_c
+            .flop_slips_by_peak(&op, &base, &threshold_b)
+            .sparse_slip(&base, &threshold_b),
     ];
     question(
         "q3",
@@ -433,6 +489,15 @@ pub(super) fn q4(d: &mut Draw) -> Result<Question, CoreError> {
         CriticalSize::Never { .. } => true,
         CriticalSize::At { .. } | CriticalSize::Always => false,
     };
+    let w = ops_word(&op);
+    let flops = flops_term(&op).compact();
+    let kept = ap.kept_terms.joined(" + ");
+    // The learner's notes in the seeds: B × 2BDF, and 2B² with the bytes
+    // cut to DF.
+    let grows = format!(
+        "That grows with B, but this intensity does not. The {w} are {flops}, not B × {flops}: each of the B rows is multiplied by its own D×F matrix, once. And those B matrices are {kept} bytes, so the bytes grow with B as fast as the {w}, and B cancels."
+    );
+    let b = calc.size("B")?;
     let parts = vec![
         Part::number(
             "a",
@@ -440,30 +505,35 @@ pub(super) fn q4(d: &mut Draw) -> Result<Question, CoreError> {
             Unit::FlopsPerByte,
             0.02,
             (ap.intensity, Vec::new()),
-            "Count FLOPs and bytes per example: each example brings its own D×F matrix, used only once.".to_string(),
+            format!("Count {w} and bytes per example: each example brings its own D×F matrix, used only once."),
             vec![
-                format!("FLOPs: {} (each example does 2DF).", flops_term(&op).compact()),
-                format!("Bytes: {}; the per-example matrices, {}, dominate.", sum_text(&byte_terms(&op)), ap.kept_terms.joined(" + ")),
+                format!("{w}: {flops} (each example does 2DF)."),
+                format!("Bytes: {}; the per-example matrices, {kept}, dominate.", sum_text(&byte_terms(&op))),
                 format!("Intensity ≈ {}, about {} at D = {dd}, F = {ff}.", approx_text(&op, &a)?, sig(a.intensity, 4)),
             ],
         )
-        ,
+        .growth("B", grows.clone())
+        .mistake_number(b * ap.intensity, grows.clone())
+        .mistake_number(b * b * ap.intensity, grows.clone())
+        .flop_slips(&op, Some(2.0 * ap.intensity), Some(ap.intensity / 2.0)),
         Part::formula(
             "b",
             "The exact intensity, as a formula in B, D, F?".to_string(),
             BDF,
             exact_i.clone(),
             Vec::new(),
-            format!("FLOPs as for a matmul; bytes: X is [B,D], the stack of matrices [B,D,F], the output [B,F], each at {} per element.", dtype_size(dt)),
+            format!("{w} as for a matmul; bytes: X is [B,D], the stack of matrices [B,D,F], the output [B,F], each at {} per element.", dtype_size(dt)),
             vec![
                 format!("Intensity = {exact_i}."),
-                format!("B cancels: each example does 2DF FLOPs on D + DF + F elements of {}, whatever the batch size.", dtype_size(dt)),
+                format!("B cancels: each example does 2DF {w} on D + DF + F elements of {}, whatever the batch size.", dtype_size(dt)),
             ],
         )
         .mistake_formula(
             &format!("2*B^2*D*F / ({})", sum_text(&byte_terms(&op))),
-            "The FLOPs are 2BDF, not B × 2BDF: each example multiplies its own matrix once.".to_string(),
-        ),
+            format!("The {w} are {flops}, not B × {flops}: each of the B rows is multiplied by its own D×F matrix, once."),
+        )
+        .flop_slips_formula(&op)
+        .growth("B", grows),
         Part::choice(
             "c",
             format!("On {a_name}, can a larger batch make it compute-bound?"),
@@ -520,8 +590,14 @@ pub(super) fn q5(d: &mut Draw) -> Result<Question, CoreError> {
         // An older version of the book used 1e15 dense (298).
         let mut alt = calc.clone();
         alt.peak_overrides.push((Bf16, 1e15));
-        also.push(approx_threshold(&alt)?.0);
+        let era = Era::new(
+            format!("the older dense peak, {}", rate_text(1e15, Bf16)),
+            format!("the book now uses {}", rate_text(a.peak, Bf16)),
+        );
+        also.push((approx_threshold(&alt)?.0, era));
     }
+    let op = calc.operation()?;
+    let threshold_b = |c: &CalcSetup| Ok(approx_threshold(c)?.0);
     let dense_index = usize::from(sparse <= a.peak);
     let options = vec![
         ChoiceOption::new(
@@ -553,7 +629,8 @@ pub(super) fn q5(d: &mut Draw) -> Result<Question, CoreError> {
                 format!("Intensity ≈ {}; compute-bound once B > {}.", approx_formula(&a)?, sig(thr, 4)),
             ],
         )
-        .mistake_number(sparse_thr, "That uses the spec sheet's figure, which assumes structured sparsity; a dense matmul gets half of it.".to_string()),
+        .sparse_slip(&calc, &threshold_b)
+        .flop_slips_by_peak(&op, &calc, &threshold_b),
         Part::choice(
             "b",
             "Which peak belongs in the roofline of an ordinary (dense) matmul?".to_string(),
@@ -571,7 +648,8 @@ pub(super) fn q5(d: &mut Draw) -> Result<Question, CoreError> {
             "Redo part a with the printed, sparse figure.".to_string(),
             vec![format!("{} ÷ {} gives B > {}, twice the real answer.", sci(sparse), bw_text(a.bandwidth), sig(sparse_thr, 4))],
         )
-        .mistake_number(thr, "That is the right answer to part a; this part asks what the printed figure would give.".to_string()),
+        .mistake_number(thr, "That is the right answer to part a; this part asks what the printed figure would give.".to_string())
+        .flop_slips(&op, Some(sparse_thr / 2.0), Some(sparse_thr * 2.0)),
     ];
     question(
         "q5",
