@@ -99,7 +99,7 @@ pub fn ChipPanel(
                 </summary>
                 {shown(
                     Memo::new(move |_| opened.get()),
-                    move || view! { <ChipFields input=input view=view epoch=epoch generation=generation /> },
+                    move || view! { <ChipFields input=input epoch=epoch generation=generation /> },
                 )}
                 <button
                     type="button"

@@ -1,10 +1,8 @@
 //! A field per number of the chip (in the chip chunk): the text, its
 //! error, and under it the note and the source of the preset's figure.
 
-use std::sync::Arc;
-
 use leptos::prelude::*;
-use roofline_core::calc::{CalcInput, CalcView, Field};
+use roofline_core::calc::{chip_fields, CalcInput, Field};
 use roofline_core::{DType, LevelKind};
 
 use crate::page::field::TextField;
@@ -24,16 +22,17 @@ fn note_of(f: &Field) -> String {
 /// error and note signals.
 pub fn fields(
     input: RwSignal<CalcInput>,
-    view: Memo<Arc<CalcView>>,
     epoch: RwSignal<u32>,
     generation: RwSignal<u32>,
 ) -> impl IntoView {
     let chip_id = Memo::new(move |_| input.with(|i| i.chip.clone()));
+    // Every field as the input reads now (its note and error).
+    let fresh = Memo::new(move |_| input.with(chip_fields));
     let fields = move || {
         let _chip = chip_id.get();
         let _ = generation.get();
         let _ = epoch.get();
-        let initial = view.with_untracked(|v| v.chip_fields.clone());
+        let initial = input.with_untracked(chip_fields);
         initial
             .into_iter()
             .map(|f| {
@@ -41,18 +40,16 @@ pub fn fields(
                 let id_note = id.clone();
                 let id_err = id.clone();
                 let note = Memo::new(move |_| {
-                    view.with(|v| {
-                        v.chip_fields
-                            .iter()
+                    fresh.with(|fs| {
+                        fs.iter()
                             .find(|x| x.id == id_note)
                             .map(note_of)
                             .unwrap_or_default()
                     })
                 });
                 let error = Memo::new(move |_| {
-                    view.with(|v| {
-                        v.chip_fields
-                            .iter()
+                    fresh.with(|fs| {
+                        fs.iter()
                             .find(|x| x.id == id_err)
                             .and_then(|x| x.error.clone())
                     })

@@ -5,11 +5,9 @@
 
 mod fields;
 
-use std::sync::Arc;
-
 use leptos::prelude::*;
 use leptos::wasm_split::wasm_split;
-use roofline_core::calc::{CalcInput, CalcView};
+use roofline_core::calc::CalcInput;
 
 use crate::page::chunk_view::{ChunkMissing, ChunkView};
 
@@ -17,7 +15,6 @@ use crate::page::chunk_view::{ChunkMissing, ChunkView};
 #[derive(Clone, Copy)]
 struct Wiring {
     input: RwSignal<CalcInput>,
-    view: Memo<Arc<CalcView>>,
     epoch: RwSignal<u32>,
     generation: RwSignal<u32>,
 }
@@ -26,7 +23,7 @@ struct Wiring {
 /// (the fields' code, the sources' texts) into the chip chunk.
 #[wasm_split(chip, wasm_split_path = ::leptos::wasm_split, fallible, preload(fetch_chip))]
 fn chip_view(w: Wiring) -> Result<AnyView, ChunkMissing> {
-    Ok(fields::fields(w.input, w.view, w.epoch, w.generation).into_any())
+    Ok(fields::fields(w.input, w.epoch, w.generation).into_any())
 }
 
 /// The chip's fields, once their chunk is in.
@@ -34,8 +31,6 @@ fn chip_view(w: Wiring) -> Result<AnyView, ChunkMissing> {
 pub fn ChipFields(
     /// The user's input; the fields edit its peaks and bandwidths.
     input: RwSignal<CalcInput>,
-    /// The evaluated view: each field's text, note, source and error.
-    view: Memo<Arc<CalcView>>,
     /// Bumped when the whole input is replaced (a link, back / forward).
     epoch: RwSignal<u32>,
     /// Bumped on "Reset to the preset": the fields are re-created.
@@ -43,7 +38,6 @@ pub fn ChipFields(
 ) -> impl IntoView {
     let w = Wiring {
         input,
-        view,
         epoch,
         generation,
     };

@@ -1,14 +1,56 @@
-//! The chip's fields: one per peak, the vector unit's and one per
-//! bandwidth, each with the user's text applied to the preset and its own
-//! error. A preset number's field names its [`crate::hardware::Source`];
-//! the source's text is shown by the app's chip chunk.
+//! The chip's numbers as typed: [`apply_edits`] applies them to the preset
+//! (the calculator needs only that); [`chip_fields`] words a field per
+//! peak, the vector unit's and one per bandwidth, each with its text, note
+//! and error, for the chip's numbers (the app's chip chunk, which also
+//! shows each preset number's [`crate::hardware::Source`]).
 
 use super::{CalcInput, Field};
 use crate::hardware::{preset, Chip};
 use crate::input::parse_positive;
 use crate::{format, CoreError};
 
-pub(super) fn apply_edits(input: &CalcInput, fields: &mut Vec<Field>) -> Result<Chip, CoreError> {
+/// The preset with the user's numbers applied, or why not (an unknown
+/// chip, or a number that does not read: [`chip_fields`] says which). Only
+/// numbers: the calculator's every evaluation runs it, and the fields'
+/// words are built only where they are shown.
+pub(super) fn apply_edits(input: &CalcInput) -> Result<Chip, CoreError> {
+    let mut chip = preset(&input.chip).ok_or_else(|| {
+        CoreError::Invalid(format!(
+            "'{}' is not a preset chip",
+            format::clip(&input.chip, 24)
+        ))
+    })?;
+    let read = |t: &str| parse_positive("", t).ok();
+    let mut ok = true;
+    for (d, t) in input.peak_edits.iter() {
+        ok &= read(t).is_some_and(|v| chip.set_peak(*d, v).is_ok());
+    }
+    if let Some(t) = input
+        .vector_edit
+        .as_deref()
+        .filter(|t| !t.trim().is_empty())
+    {
+        ok &= read(t).is_some_and(|v| chip.set_vector(v).is_ok());
+    }
+    for (k, t) in input.bw_edits.iter() {
+        ok &= read(t).is_some_and(|v| chip.set_bandwidth(*k, v).is_ok());
+    }
+    if ok {
+        Ok(chip)
+    } else {
+        Err(CoreError::Invalid("a chip field is invalid".to_string()))
+    }
+}
+
+/// A field per number of the chip, each with its text, note and error.
+pub fn chip_fields(input: &CalcInput) -> Vec<Field> {
+    let mut fields = Vec::new();
+    let _ = chip_and_fields(input, &mut fields);
+    fields
+}
+
+/// The chip with the user's numbers, walking every field and wording it.
+fn chip_and_fields(input: &CalcInput, fields: &mut Vec<Field>) -> Result<Chip, CoreError> {
     let mut chip = preset(&input.chip).ok_or_else(|| {
         CoreError::Invalid(format!(
             "'{}' is not a preset chip",
@@ -39,7 +81,6 @@ pub(super) fn apply_edits(input: &CalcInput, fields: &mut Vec<Field>) -> Result<
         }
     }
     for p in chip.peaks.clone() {
-        let id = format!("peak-{}", p.dtype);
         let label = format!("{} peak (FLOP/s)", p.dtype);
         let (text, error, note, source) = match input.peak_edits.get(&p.dtype) {
             Some(t) => match parse_positive(&label, t) {
@@ -68,7 +109,7 @@ pub(super) fn apply_edits(input: &CalcInput, fields: &mut Vec<Field>) -> Result<
             }
         };
         fields.push(Field {
-            id,
+            id: format!("peak-{}", p.dtype),
             label,
             text,
             error,
@@ -119,7 +160,6 @@ pub(super) fn apply_edits(input: &CalcInput, fields: &mut Vec<Field>) -> Result<
         source,
     });
     for l in chip.levels.clone() {
-        let id = format!("bw-{}", l.kind.key());
         let label = format!("{} bandwidth (B/s)", chip.level_name(l.kind));
         let (text, error, note, source) = match input.bw_edits.get(&l.kind) {
             Some(t) => match parse_positive(&label, t) {
@@ -147,7 +187,7 @@ pub(super) fn apply_edits(input: &CalcInput, fields: &mut Vec<Field>) -> Result<
             ),
         };
         fields.push(Field {
-            id,
+            id: format!("bw-{}", l.kind.key()),
             label,
             text,
             error,

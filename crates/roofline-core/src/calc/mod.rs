@@ -18,6 +18,7 @@ pub use input::CalcInput;
 pub use network_view::{network_view, NetworkView};
 
 use chip_fields::apply_edits;
+pub use chip_fields::chip_fields;
 
 use crate::analysis::{analyze, critical_size, Analysis, CriticalSize, Scenario};
 use crate::hardware::{preset, Chip};
@@ -51,8 +52,6 @@ pub struct Field {
 pub struct CalcView {
     /// The chip with the user's edits applied, if they are valid.
     pub chip: Option<Chip>,
-    /// Peak fields (one per data type the chip lists) and bandwidth fields.
-    pub chip_fields: Vec<Field>,
     /// Why the notation is not accepted, if it is not.
     pub op_error: Option<String>,
     /// The parsed operation, if valid.
@@ -127,7 +126,6 @@ pub struct CalcView {
 pub fn evaluate(input: &CalcInput) -> CalcView {
     let mut view = CalcView {
         chip: None,
-        chip_fields: Vec::new(),
         op_error: None,
         op: None,
         size_fields: Vec::new(),
@@ -159,7 +157,7 @@ pub fn evaluate(input: &CalcInput) -> CalcView {
         network: None,
         error: None,
     };
-    let chip = apply_edits(input, &mut view.chip_fields);
+    let chip = apply_edits(input);
     let base = chip.as_ref().ok().cloned().or_else(|| preset(&input.chip));
     if let Some(b) = &base {
         view.compute_options = b.dtypes();
@@ -578,17 +576,16 @@ mod tests {
             vector_edit: vector.map(str::to_string),
             ..CalcInput::default()
         };
-        let field = |v: &CalcView| {
-            v.chip_fields
-                .iter()
+        let field = |i: &CalcInput| {
+            chip_fields(i)
+                .into_iter()
                 .find(|f| f.id == "peak-vector")
-                .cloned()
                 .unwrap()
         };
         // Google publishes none for v6e: an empty field that says so, and
         // the fp32 add on the matrix unit, which has no fp32 peak there.
         let v = evaluate(&add(None));
-        let f = field(&v);
+        let f = field(&add(None));
         assert_eq!(f.text, "");
         assert!(
             f.note.contains("publishes no vector-unit figure"),
@@ -602,7 +599,7 @@ mod tests {
         let a = v.analysis.as_ref().unwrap();
         assert_eq!(a.unit, ComputeUnit::Vector);
         assert_eq!(a.t_math, a.flops / 2e13);
-        assert_eq!(field(&v).note, crate::hardware::USER);
+        assert_eq!(field(&add(Some("2e13"))).note, crate::hardware::USER);
         let state = v
             .to_state(&add(Some("2e13")), &[], ChartScale::Log, ChartScale::Log)
             .unwrap();
@@ -613,10 +610,10 @@ mod tests {
         );
         // Bad text: an error on the field, no results; blank: the preset's.
         let v = evaluate(&add(Some("fast")));
-        assert!(field(&v).error.is_some());
+        assert!(field(&add(Some("fast"))).error.is_some());
         assert!(v.analysis.is_none());
         let v = evaluate(&add(Some(" ")));
-        assert!(field(&v).error.is_none());
+        assert!(field(&add(Some(" "))).error.is_none());
         assert_eq!(v.unit, Some(ComputeUnit::Matrix));
         // Over a preset's figure (v5e's derived one): the typed one wins.
         let v = evaluate(&CalcInput {
@@ -646,7 +643,10 @@ mod tests {
         let mut i = CalcInput::default();
         i.bw_edits.insert(LevelKind::Hbm, "abc".into());
         let v = evaluate(&i);
-        let f = v.chip_fields.iter().find(|f| f.id == "bw-hbm").unwrap();
+        let f = chip_fields(&i)
+            .into_iter()
+            .find(|f| f.id == "bw-hbm")
+            .unwrap();
         assert!(f.error.is_some() && v.analysis.is_none());
     }
 

@@ -87,8 +87,7 @@ fn problem(state: &CalcState) -> Option<String> {
     if v.analysis.is_some() && v.chips_error.is_none() {
         return None;
     }
-    let field_error = v
-        .chip_fields
+    let field_error = crate::calc::chip_fields(&input)
         .iter()
         .chain(v.size_fields.iter())
         .find_map(|f| f.error.clone());
