@@ -320,6 +320,17 @@ fn the_view_of_the_default_and_of_bad_fields() {
     i.eff_flops = "40%".to_string();
     let v = evaluate_model(&i, Some(&v5e), 1);
     assert_eq!(v.run.unwrap().eff_flops, 0.4);
+    // fp32 activations make the matmuls fp32, which v5e does not list: the
+    // message says which control to change.
+    i.act = DType::Fp32;
+    let v = evaluate_model(&i, Some(&v5e), 1);
+    assert!(v.analysis.is_none());
+    let e = v.error.unwrap();
+    assert!(e.contains("TPU v5e has no listed peak for fp32"), "{e}");
+    assert!(e.contains("The matmuls run at"), "{e}");
+    i.math = Some(DType::Bf16);
+    let v = evaluate_model(&i, Some(&v5e), 1);
+    assert!(v.analysis.is_some(), "{:?}", v.error);
 }
 
 fn any_dtype() -> impl Strategy<Value = DType> {

@@ -97,7 +97,7 @@ pub fn ops(run: &ModelRun, a: &ModelAnalysis, chip: &Chip) -> Result<Vec<ModelOp
         let bytes = size(e.a.1) * e.a.0.bytes()
             + size(e.b.1) * e.b.0.bytes()
             + size(e.out.1) * e.out.0.bytes();
-        let math = wider(e.a.0, e.b.0);
+        let math = run.math.unwrap_or_else(|| wider(e.a.0, e.b.0));
         let (t_math, t_bytes) = (flops / peak(math)?, bytes / bw);
         out.push(ModelOp {
             key,

@@ -39,12 +39,15 @@ const fn dense(layers: f64, d: f64, f: f64, n: f64, k: f64, h: f64, v: f64) -> M
     }
 }
 
+/// LLaMA-3-8B's shape: the default model, and where a custom one starts.
+pub const LLAMA3_8B: ModelConfig = dense(32.0, 4096.0, 14336.0, 32.0, 8.0, 128.0, 128256.0);
+
 /// Every preset, smallest first.
 pub const PRESETS: [Preset; 6] = [
     Preset {
         id: "llama3-8b",
         name: "LLaMA-3-8B",
-        config: dense(32.0, 4096.0, 14336.0, 32.0, 8.0, 128.0, 128256.0),
+        config: LLAMA3_8B,
         max_context: 8192.0,
         published: "8.03B",
         source: "huggingface.co/meta-llama/Meta-Llama-3-8B config.json (head_dim = D/N)",

@@ -57,8 +57,9 @@ pub struct ModelRun {
     pub kv: DType,
     /// The activations' data type.
     pub act: DType,
-    /// The type the weight matmuls run at; `None` = the wider of the
-    /// weights' and the activations' (as in the calculator).
+    /// The type every matmul runs at; `None` = the wider of its two inputs
+    /// (for the weight matmuls, weights' and activations', as in the
+    /// calculator).
     pub math: Option<DType>,
     /// n: chips the weights and the KV cache are split over.
     pub chips: f64,
@@ -97,7 +98,8 @@ pub struct ModelAnalysis {
     /// (cached × KV per token)⌋; `None` without a capacity or with no
     /// cache (no context: any batch fits the cache).
     pub max_batch: Option<f64>,
-    /// The type the weight matmuls run at.
+    /// The type the weight matmuls run at (the set one, or the wider of
+    /// weights and activations).
     pub math: DType,
     /// C: the n chips' FLOP/s at that type, times the fraction reached.
     pub flops_rate: f64,

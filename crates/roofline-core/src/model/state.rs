@@ -2,7 +2,7 @@
 //! chip, its edited numbers and the chip count are the calculator's.
 
 use super::config::ModelConfig;
-use super::presets::PRESETS;
+use super::presets::LLAMA3_8B;
 use super::run::Phase;
 use crate::DType;
 
@@ -44,7 +44,7 @@ impl Default for ModelState {
     fn default() -> Self {
         ModelState {
             model: DEFAULT_MODEL.to_string(),
-            custom: PRESETS[0].config.clone(),
+            custom: LLAMA3_8B,
             phase: Phase::Decode,
             batch: 8.0,
             context: 2048.0,

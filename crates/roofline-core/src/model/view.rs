@@ -4,7 +4,7 @@
 
 use super::config::ModelConfig;
 use super::ops::{ops, ModelOp};
-use super::presets::{preset, Preset, PRESETS};
+use super::presets::{preset, Preset, LLAMA3_8B};
 use super::run::{analyze, ModelAnalysis, ModelRun, Phase};
 use super::state::ModelState;
 use super::sweep::{curve, CurvePoint};
@@ -221,7 +221,7 @@ pub fn evaluate_model(input: &ModelInput, chip: Option<&Chip>, chips: u32) -> Mo
     let config = match preset(&input.model) {
         Some(p) => Some(p.config.clone()),
         None => {
-            let mut c = PRESETS[0].config.clone();
+            let mut c = LLAMA3_8B;
             c.tied = input.tied;
             c.gated = input.gated;
             let mut all = true;
@@ -330,6 +330,11 @@ pub fn evaluate_model(input: &ModelInput, chip: Option<&Chip>, chips: u32) -> Mo
             v.ops = o;
             v.curve = c;
             v.run = Some(run);
+        }
+        Err(e @ crate::error::CoreError::NoPeak { .. }) => {
+            v.error = Some(format!(
+                "{e}: set \"The matmuls run at\" to a type it lists, or pick another chip"
+            ));
         }
         Err(e) => v.error = Some(e.to_string()),
     }
