@@ -46,9 +46,9 @@ test('the Learn tab opens the first step; every step draws, and each control red
     assert.equal(await page.getAttribute(stepSel, 'data-step'), '1');
     await page.waitForFunction(() => new URLSearchParams(location.search).get('view') === 'learn');
     const items = page.locator('[data-testid="learn-step-list"] > li');
-    assert.equal(await items.count(), 8);
+    assert.equal(await items.count(), 9);
 
-    for (let n = 1; n <= 8; n++) {
+    for (let n = 1; n <= 9; n++) {
       await page.click(`[data-testid="learn-goto-${n}"]`);
       await page.waitForSelector(`${stepSel}[data-step="${n}"]`);
       await waitForDraw(page, 'learn-canvas');
@@ -76,7 +76,7 @@ test('the Learn tab opens the first step; every step draws, and each control red
       assert.equal(await page.getAttribute(`[data-testid="learn-goto-${n}"]`, 'data-seen'), 'true');
       await page.waitForFunction((k) => new URLSearchParams(location.search).get('step') === (k === 1 ? null : String(k)), n);
     }
-    assert.match(await page.textContent('[data-testid="learn-progress"]'), /^8 of 8 steps opened/);
+    assert.match(await page.textContent('[data-testid="learn-progress"]'), /^9 of 9 steps opened/);
     assert.deepEqual(problems, []);
   } finally {
     await context.close();
@@ -101,12 +101,16 @@ test('a step link reopens that step; a bad step says so and opens step 1', async
     assert.equal(await page.isDisabled('[data-testid="learn-next"]'), false);
     await page.goBack();
     await page.waitForSelector(`${stepSel}[data-step="8"]`);
+    // The last step (the whole model) has no Next.
+    await page.click('[data-testid="learn-next"]');
+    await page.waitForSelector(`${stepSel}[data-step="9"]`);
     assert.equal(await page.isDisabled('[data-testid="learn-next"]'), true);
+    assert.match(await text(page), /LLaMA-3-8B/);
     assert.deepEqual(problems, []);
 
-    await page.goto(`${server.url}?v=1&view=learn&step=9`);
+    await page.goto(`${server.url}?v=1&view=learn&step=10`);
     await page.waitForSelector(`${stepSel}[data-step="1"]`);
-    assert.match(await page.textContent('[data-testid="link-notices"]'), /step = '9' is not a step from 1 to 8; using 1/);
+    assert.match(await page.textContent('[data-testid="link-notices"]'), /step = '10' is not a step from 1 to 9; using 1/);
   } finally {
     await context.close();
   }
@@ -162,12 +166,12 @@ test('progress survives a reload, offers to continue, and resets', async () => {
     await page.waitForSelector(`${stepSel}[data-step="1"]`);
     assert.equal(await page.getAttribute('[data-testid="learn-goto-6"]', 'data-seen'), 'true');
     assert.equal(await page.getAttribute('[data-testid="learn-goto-3"]', 'data-seen'), 'false');
-    assert.match(await page.textContent('[data-testid="learn-progress"]'), /^3 of 8/);
+    assert.match(await page.textContent('[data-testid="learn-progress"]'), /^3 of 9/);
     await page.click('[data-testid="learn-resume"]');
     await page.waitForSelector(`${stepSel}[data-step="6"]`);
     assert.equal(await page.$('[data-testid="learn-resume"]'), null);
     await page.click('[data-testid="learn-reset"]');
-    assert.match(await page.textContent('[data-testid="learn-progress"]'), /^1 of 8/);
+    assert.match(await page.textContent('[data-testid="learn-progress"]'), /^1 of 9/);
     assert.deepEqual(problems, []);
   } finally {
     await context.close();

@@ -33,14 +33,39 @@ fn text(n: u32, choices: &[usize]) -> String {
 }
 
 #[test]
-fn eight_steps_in_the_chapters_order() {
-    assert_eq!(STEPS.len(), 8);
-    assert_eq!(STEP_COUNT, 8);
+fn the_chapters_eight_steps_in_order_then_a_whole_model() {
+    assert_eq!(STEPS.len(), 9);
+    assert_eq!(STEP_COUNT, 9);
     let titles: Vec<&str> = STEPS.iter().map(|s| s.title).collect();
     assert!(titles[0].contains("time"));
     assert!(titles[1].contains("intensity"));
     assert!(titles[7].contains("network"));
     assert_eq!(STEPS[6].figure, Figure::Batch);
+    assert!(titles[8].contains("whole model"));
+}
+
+/// Step 9: a decode step's MLP matrix is Part 1's small-B matmul, and the
+/// whole model's step comes from the Model page's formulas.
+#[test]
+fn step_9_decode_is_the_small_b_matmul() {
+    let v = step_view(9, &[option(9, 0, 16.0), option(9, 1, 1.0)]).unwrap();
+    let a = v.view.analysis.as_ref().unwrap();
+    let (b, d, f) = (16.0, 4096.0, 14336.0);
+    close(
+        a.intensity,
+        2.0 * b * d * f / (2.0 * b * d + d * f + 2.0 * b * f),
+        1e-12,
+    );
+    let t = v.paragraphs.join("\n");
+    assert!(t.contains("D = 4096, F = 14336, int8 weights"), "{t}");
+    // The whole model: the book's decode step for LLaMA-3-8B on one v5e.
+    let p = 8_030_257_152.0;
+    let step = b * 2048.0 * 131_072.0 / V5E_HBM + (2.0 * b * p / V5E_BF16).max(p / V5E_HBM);
+    assert!(
+        t.contains(&format!("a decode step takes {}", format::seconds(step))),
+        "{t}"
+    );
+    assert!(t.contains("Model page"), "{t}");
 }
 
 #[test]

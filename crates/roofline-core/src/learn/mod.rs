@@ -10,6 +10,7 @@
 
 mod progress;
 mod steps;
+mod words;
 
 pub use progress::{LearnProgress, LEARN_PROGRESS_KEY};
 
@@ -19,7 +20,7 @@ use crate::CoreError;
 
 /// How many steps the Learn page has (links accept `step=1` to this).
 /// A test keeps it equal to the length of [`STEPS`].
-pub const STEP_COUNT: u32 = 8;
+pub const STEP_COUNT: u32 = 9;
 
 /// Which chart a step draws.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -124,7 +125,7 @@ impl Step {
     }
 }
 
-/// The eight steps, in the chapter's order.
+/// The nine steps: the chapter's eight in its order, then a whole model.
 pub use steps::STEPS;
 
 /// What the Learn page shows for one step.
