@@ -15,6 +15,7 @@ pub mod compare;
 pub mod learn;
 pub mod link;
 pub mod measure;
+pub mod model;
 pub mod network;
 pub mod quiz;
 pub mod storage;

@@ -15,6 +15,7 @@ use crate::chunks::compare::ComparePanel;
 use crate::chunks::learn::{prefetch_learn, LearnLoader};
 use crate::chunks::link;
 use crate::chunks::measure::MeasurePanel;
+use crate::chunks::model::{prefetch_model, ModelLoader};
 use crate::chunks::quiz::{prefetch_quiz, QuizLoader};
 use crate::chunks::why::prefetch_why;
 use crate::page::address;
@@ -52,6 +53,8 @@ pub fn App(
     let page = RwSignal::new(start.view);
     let quiz = RwSignal::new(start.quiz.clone());
     let step = RwSignal::new(start.step);
+    // The Model page's state (its chip and chip count are the calculator's).
+    let model = RwSignal::new(start.model.clone());
     // Measured kernels: their link form, and the text the user pasted.
     let points = RwSignal::new(start.points.clone());
     let pasted = RwSignal::new(String::new());
@@ -91,6 +94,7 @@ pub fn App(
             quiz: quiz.get(),
             step: step.get(),
             points: points.get(),
+            model: model.get(),
         }
     });
     // Write it to the address: typing replaces the entry; a change more than
@@ -166,6 +170,7 @@ pub fn App(
             quiz.set(d.state.quiz.clone());
             step.set(d.state.step);
             points.set(d.state.points.clone());
+            model.set(d.state.model.clone());
             notices.set(d.notices);
             epoch.update(|e| *e += 1);
         });
@@ -213,11 +218,23 @@ pub fn App(
             >
                 "Quiz"
             </button>
+            <button
+                type="button"
+                data-testid="tab-model"
+                aria-pressed=pressed(View::Model)
+                on:click=move |_| page.set(View::Model)
+                on:pointerenter=|_| prefetch_model()
+                on:pointerdown=|_| prefetch_model()
+                on:focus=|_| prefetch_model()
+            >
+                "Model"
+            </button>
         </nav>
         {move || {
             match open.get() {
                 View::Quiz => return view! { <main><QuizLoader quiz=quiz /></main> }.into_any(),
                 View::Learn => return view! { <main><LearnLoader step=step /></main> }.into_any(),
+                View::Model => return view! { <ModelLoader model=model input=input view=view epoch=epoch /> }.into_any(),
                 _ => {}
             }
             view! {

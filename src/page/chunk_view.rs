@@ -1,4 +1,4 @@
-//! A view whose code lives in a wasm chunk of its own (see ARCHITECTURE.md,
+//! A view whose code lives in a wasm chunk of its own (see docs/build.md §2.2,
 //! "Chunks"): a "Loading…" line until the chunk is in, and a message with
 //! "Try again" if the download fails. The quiz and the chip comparison use it.
 

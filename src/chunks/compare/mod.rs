@@ -1,5 +1,5 @@
 //! "Compare every chip": a panel that opens on the comparison table. The
-//! table's code is in its own wasm chunk (see ARCHITECTURE.md, "Chunks"),
+//! table's code is in its own wasm chunk (see docs/build.md §2.2),
 //! downloaded when the panel is first opened, or when a pointer or the
 //! keyboard reaches its summary.
 

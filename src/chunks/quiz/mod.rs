@@ -1,4 +1,4 @@
-//! The quiz's code lives in its own wasm chunk (see ARCHITECTURE.md,
+//! The quiz's code lives in its own wasm chunk (see docs/build.md §2.2,
 //! "Chunks"): this component downloads it the first time the quiz is shown,
 //! and says so if the download fails.
 

@@ -1,5 +1,5 @@
 //! "Save SVG": the chart drawn into an SVG document, in a wasm chunk of its
-//! own (see ARCHITECTURE.md, "Chunks"). The chart code drawn for SVG is a
+//! own (see docs/build.md §2.2). The chart code drawn for SVG is a
 //! second copy of the canvas one, and only a user who saves an SVG needs
 //! it; it downloads when a pointer or the keyboard reaches a "Save SVG"
 //! button, or on the click.
