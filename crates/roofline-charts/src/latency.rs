@@ -199,9 +199,14 @@ pub fn draw_latency<DB: DrawingBackend>(
                 .map_err(err)?;
         }
     }
-    let mut entries: Vec<LegendEntry> = vec![("batch fits in memory".to_string(), color, false)];
+    let mut entries: Vec<LegendEntry> =
+        vec![("fits: the batch fits in memory".to_string(), color, false)];
     if !beyond.is_empty() {
-        entries.push(("does not fit (dashed)".to_string(), theme.axis, true));
+        entries.push((
+            "too big: the batch does not fit (dashed)".to_string(),
+            theme.axis,
+            true,
+        ));
     }
     for (m, c) in &marks {
         entries.push((m.label.clone(), *c, false));
