@@ -91,27 +91,50 @@ export async function slowNetwork(browser, url, loads) {
   };
 }
 
-/**
- * Input -> both charts redrawn. Opens the chip numbers, then in the page edits
- * the HBM bandwidth `n` times (after `warmup` untimed edits), each time
- * waiting for both canvases' data-draws to rise.
- */
-export async function redraw(browser, url, n, warmup) {
-  const { page, context, problems } = await openPage(browser, url);
-  try {
+/** What `redraw` edits: the calculator's HBM bandwidth (both charts). */
+export const CALCULATOR = {
+  query: '',
+  canvases: ['roofline', 'batch'],
+  field: 'field-bw-hbm',
+  values: ['8.2e11', '9e11', '1e12', '1.1e12', '1.2e12', '1.35e12', '1.5e12', '1.64e12'],
+  async open(page) {
     await waitForDraw(page, 'roofline-canvas');
     await waitForDraw(page, 'batch-canvas');
     await page.click('.chip-numbers summary');
-    await page.waitForSelector('[data-testid="field-bw-hbm"]', { state: 'visible' });
-    const res = await page.evaluate(async ([count, skip]) => {
-      const input = document.querySelector('[data-testid="field-bw-hbm"]');
-      const canvases = ['roofline', 'batch'].map((name) => ({
+  },
+};
+
+/** The Model page's batch B: its roofline of operations and its latency chart. */
+export const MODEL = {
+  query: '?v=1&view=model',
+  canvases: ['model-roofline', 'model-latency'],
+  field: 'field-model-b',
+  values: ['1', '2', '4', '8', '16', '24', '32', '12'],
+  async open(page) {
+    await waitForDraw(page, 'model-roofline-canvas');
+    await waitForDraw(page, 'model-latency-canvas');
+  },
+};
+
+/**
+ * Input -> every chart of the target redrawn (`CALCULATOR` by default:
+ * the HBM bandwidth under the chip's numbers; `MODEL`: the Model page's
+ * batch). Edits the target's field `n` times in the page (after `warmup`
+ * untimed edits), each time waiting for every canvas's data-draws to rise.
+ */
+export async function redraw(browser, url, n, warmup, target = CALCULATOR) {
+  const { page, context, problems } = await openPage(browser, url + target.query);
+  try {
+    await target.open(page);
+    await page.waitForSelector(`[data-testid="${target.field}"]`, { state: 'visible' });
+    const res = await page.evaluate(async ([count, skip, field, names, values]) => {
+      const input = document.querySelector(`[data-testid="${field}"]`);
+      const canvases = names.map((name) => ({
         name,
         el: document.querySelector(`[data-testid="${name}-canvas"]`),
       }));
       const draws = (c) => Number(c.el.getAttribute('data-draws') ?? 0);
       const frame = () => new Promise((r) => requestAnimationFrame(() => r(performance.now())));
-      const values = ['8.2e11', '9e11', '1e12', '1.1e12', '1.2e12', '1.35e12', '1.5e12', '1.64e12'];
       const drawn = [];
       const toFrame = [];
       let extraDraws = 0;
@@ -153,10 +176,10 @@ export async function redraw(browser, url, n, warmup) {
           toFrame.push(next - t0);
         }
       }
-      const error = document.querySelector('[data-testid="error-bw-hbm"]')?.textContent ?? '';
+      const error = document.querySelector(`[data-testid="${field.replace('field-', 'error-')}"]`)?.textContent ?? '';
       return { drawn, toFrame, extraDraws, error };
-    }, [n, warmup]);
-    if (res.error) throw new Error(`the HBM field reports an error: ${res.error}`);
+    }, [n, warmup, target.field, target.canvases, target.values]);
+    if (res.error) throw new Error(`${target.field} reports an error: ${res.error}`);
     return {
       median: round(median(res.drawn), 3),
       p95: round(quantile(res.drawn, 0.95), 3),

@@ -42,6 +42,7 @@ function flatten(r) {
   f['redraw median (ms)'] = r.redraw_ms?.median;
   f['redraw p95 (ms)'] = r.redraw_ms?.p95;
   f['redraw to next frame median (ms)'] = r.redraw_ms?.to_next_frame?.median;
+  f['Model page redraw median (ms)'] = r.model_redraw_ms?.median;
   const lh = r.lighthouse;
   f['lighthouse performance'] = lh?.performance;
   f['lighthouse performance, peer page'] = r.lighthouse_peer?.performance;
