@@ -97,9 +97,14 @@ fn readout_and_row_say_what_binds_and_the_times() {
     assert_eq!(row.time, "24.4 ms");
     assert_eq!(row.lower_bound, "12.2 ms");
     assert_eq!(row.saved, "12.2 ms");
+    // The unrounded values: FLOPs = rate × time, bytes = FLOPs ÷ intensity.
+    let f: f64 = row.values[0].parse().unwrap();
+    assert!(close(f, 1e12) && close(row.values[1].parse().unwrap(), 1e10));
+    assert_eq!(row.values[2], (1e12 / 4.1e13).to_string());
     let q = place(&kernel("nt", 1000.0, 1e14, None), &r);
     let row = table::row(0, &q, &r);
     assert_eq!((row.time.as_str(), row.saved.as_str()), ("—", "—"));
+    assert_eq!(row.values, [String::new(), String::new(), String::new()]);
     assert_eq!(row.binding, "bf16 peak");
 }
 

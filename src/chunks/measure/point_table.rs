@@ -68,6 +68,9 @@ pub fn PointTable(
                         data-testid="point-row"
                         data-fraction=cell(|r| r.fraction.to_string())
                         data-binding=cell(|r| r.binding_key.clone())
+                        data-flops=cell(|r| r.values[0].clone())
+                        data-bytes=cell(|r| r.values[1].clone())
+                        data-time=cell(|r| r.values[2].clone())
                         class:above=above
                     >
                         <th scope="row">{cell(|r| r.name.clone())}</th>

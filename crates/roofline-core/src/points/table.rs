@@ -85,6 +85,9 @@ pub struct PointRow {
     pub saved: String,
     /// Above the roof: the numbers cannot all be right.
     pub above: bool,
+    /// FLOPs, bytes and seconds, unrounded (for `data-flops`,
+    /// `data-bytes`, `data-time`); empty where the kernel has no time.
+    pub values: [String; 3],
 }
 
 /// What binds a placed kernel, in words.
@@ -115,6 +118,8 @@ pub fn row(index: usize, p: &Placed, roof: &Roof) -> PointRow {
             s => opt(s),
         },
         above: p.above(),
+        values: [p.kernel.flops(), p.kernel.bytes(), p.kernel.time]
+            .map(|v| v.map_or_else(String::new, |v| v.to_string())),
     }
 }
 
