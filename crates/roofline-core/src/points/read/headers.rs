@@ -34,6 +34,12 @@ const IGNORED: [&str; 8] = [
     "peak",
 ];
 
+/// Words of a header about a kernel's launch, not its sizes.
+const LAUNCH_WORDS: [&str; 6] = ["block", "grid", "waves", "registers", "threads", "cluster"];
+
+/// Words of a header naming where a kernel ran, not the kernel.
+const HOST_WORDS: [&str; 6] = ["process", "host", "device", "context", "stream", "gpu"];
+
 /// Words next to a FLOP word that make it a rate.
 const RATE_WORDS: [&str; 5] = ["achieved", "attained", "throughput", "perf", "performance"];
 
@@ -109,9 +115,16 @@ pub(super) fn guess(header: &str) -> Guess {
     if IGNORED.iter().any(|p| squashed.starts_with(p)) {
         return IGNORE;
     }
-    // Names first: `kernel name`, `op name`.
+    // Launch dimensions and the like (`Block Size`, `Grid Size`, `Waves
+    // Per SM`) describe how a kernel ran, never its operation's sizes.
+    if tokens.iter().any(|t| LAUNCH_WORDS.contains(t)) {
+        return IGNORE;
+    }
+    // Names first: `kernel name`, `op name`; a process's or a host's name
+    // only when nothing names the kernel.
     if tokens.iter().any(|t| matches!(*t, "name" | "names")) {
-        return with(Field::Name, None, 3);
+        let weak = tokens.iter().any(|t| HOST_WORDS.contains(t));
+        return with(Field::Name, None, if weak { 1 } else { 3 });
     }
     if tokens.contains(&"label") || matches!(squashed.as_str(), "kernel" | "kernels" | "function") {
         return with(Field::Name, None, 2);
@@ -154,7 +167,13 @@ pub(super) fn guess(header: &str) -> Guess {
         return with(Field::Intensity, None, 2);
     }
     // Keywords, with a unit after them (`time_ms`) or glued on (`timems`).
+    // A profiler's metric name (`sm__ops_path_tensor_…`) is never read as
+    // an operation or its sizes.
+    let metric = lower.contains("__");
     for (field, words, strength) in KEYWORDS {
+        if metric && matches!(field, Field::Op | Field::Sizes) {
+            continue;
+        }
         for (i, tok) in tokens.iter().enumerate() {
             let glued = words.iter().find_map(|w| {
                 let rest = tok.strip_prefix(w)?;
@@ -287,5 +306,42 @@ pub(super) fn resolve(
             ));
         }
     }
+    rate_by_data(headers, &mut guesses, notes);
     guesses
+}
+
+/// A FLOP column headed as people write a rate (`TFLOPS`, `GFLOPS`, not
+/// a bare `flops`) in a
+/// table with no time and no FLOP/s column: the data can only mean a rate,
+/// so it is read as one, and a note says so and how to choose the other.
+fn rate_by_data(headers: &[String], guesses: &mut [Guess], notes: Option<&mut Vec<String>>) {
+    let has = |f: Field| guesses.iter().any(|g| g.field == f);
+    if has(Field::Time) || has(Field::Rate) {
+        return;
+    }
+    let looks = |h: &String| {
+        let lower = h.trim().to_lowercase();
+        let stem = split_bracket(&lower).0.trim();
+        // A scaled plural (`tflops`, `gflops`): a bare `flops` is as often
+        // a count.
+        stem.strip_suffix("flops")
+            .is_some_and(|p| matches!(p, "k" | "m" | "g" | "t" | "p" | "e"))
+    };
+    let Some(i) = (0..guesses.len()).find(|&i| {
+        guesses
+            .get(i)
+            .is_some_and(|g| g.field == Field::Flops && g.strength < u8::MAX)
+            && headers.get(i).is_some_and(looks)
+    }) else {
+        return;
+    };
+    if let Some(g) = guesses.get_mut(i) {
+        g.field = Field::Rate;
+        g.unit = g.unit.and_then(|u| u.read_as(Field::Rate));
+    }
+    if let (Some(notes), Some(h)) = (notes, headers.get(i).and_then(|h| quote(h))) {
+        notes.push(format!(
+            "'{h}' is read as FLOP/s, a rate: the table has no time column. If it counts operations, choose FLOPs for it in the mapping and add a time."
+        ));
+    }
 }

@@ -102,7 +102,8 @@ pub(super) fn start(text: &str, mapping: &[Choice], rows: usize) -> (Reading, Op
         Some(b'[') => (lead + 1, false),
         Some(b'{') => match walk(text, &mut reading, lead + 1, true, &mut Wrapper::default()) {
             Walk::List(first) => (first, true),
-            Walk::End(_) => return (shape(), None),
+            // No list in it: a single object is a list of one.
+            Walk::End(_) => return (single(text, mapping), None),
             Walk::Failed => return (reading, None),
         },
         _ => {
@@ -138,6 +139,23 @@ pub(super) fn start(text: &str, mapping: &[Choice], rows: usize) -> (Reading, Op
     };
     let rest = more(text, &mut reading, rest, rows);
     (reading, rest)
+}
+
+/// A document that is one object with no list in it, read as a list of
+/// that one object (whole: it is one item).
+fn single(text: &str, mapping: &[Choice]) -> Reading {
+    let list = format!("[{text}]");
+    let (mut reading, rest) = start(&list, mapping, usize::MAX);
+    // Nothing usable in it (no key read as a measurement): not a kernel,
+    // so the shape is what is wrong.
+    let usable = !reading.kernels.is_empty() || reading.errors.iter().any(|e| e.at != At::Input);
+    if rest.is_some() || !usable {
+        return shape();
+    }
+    reading
+        .notes
+        .push("One object, read as a list of one kernel.".to_string());
+    reading
 }
 
 /// The reading of a document that is JSON but not of the shape read.
