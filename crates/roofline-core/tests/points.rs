@@ -26,6 +26,7 @@ fn kernel(name: &str, intensity: f64, rate: f64, time: Option<f64>) -> Kernel {
         intensity,
         rate,
         time,
+        predicted: None,
     }
 }
 
@@ -302,4 +303,99 @@ proptest! {
             prop_assert_eq!(table::top(&placed, key, desc, n), want);
         }
     }
+}
+
+#[test]
+fn a_prediction_sits_at_the_roof_travels_in_the_link_and_the_file() {
+    let r = v5e();
+    // 1e12 FLOPs at intensity 100 (HBM binds): at the roof 100 × 8.2e11
+    // FLOP/s, so it would take 1e12 / 8.2e13 s.
+    let k = Kernel::prediction("softmax".into(), 100.0, 1e12);
+    let p = place(&k, &r);
+    assert!(close(p.rate, 8.2e13) && close(p.fraction, 1.0));
+    assert_eq!((p.binding, p.saved), (Binding::Memory, None));
+    assert!(close(p.lower_bound.unwrap(), 1e12 / 8.2e13));
+    assert!(!p.above());
+    let row = table::row(0, &p, &r);
+    assert!(row.predicted);
+    assert_eq!(
+        (row.attained.as_str(), row.percent.as_str()),
+        ("predicted", "—")
+    );
+    assert_eq!(row.values[2], "");
+    assert!(close(row.values[0].parse().unwrap(), 1e12));
+    assert!(table::readout(&p, &r).contains("predicted"));
+    // Sorted by the share of the roof, it comes last (it has none yet).
+    let m = place(&kernel("m", 100.0, 4.1e13, Some(1.0)), &r);
+    assert_eq!(
+        table::order(&[p.clone(), m], SortKey::Fraction, true),
+        [1, 0]
+    );
+    // The link: `name:intensity:~flops`, read back the same.
+    let text = compact::encode(std::slice::from_ref(&k)).unwrap();
+    assert_eq!(text, "softmax:100:~1e12");
+    let (back, errors) = compact::decode(&text);
+    assert!(errors.is_empty());
+    assert_eq!(back, std::slice::from_ref(&k));
+    assert!(!compact::decode("x:100:~-1").1.is_empty());
+    // The saved file reads back as the same prediction.
+    let back = read::read(&export::csv(std::slice::from_ref(&k), &r), &[]);
+    assert!(back.errors.is_empty(), "{:?}", back.errors);
+    assert_eq!(back.kernels[0].predicted, Some(1e12));
+    assert!(close(back.kernels[0].intensity, 100.0));
+    // Timed, it is measured.
+    let m = k.timed(1e12 / 4.1e13).unwrap();
+    assert!(close(place(&m, &r).fraction, 0.5));
+}
+
+#[test]
+fn a_typed_time_reads_its_unit() {
+    use roofline_core::points::units::typed_time;
+    assert!(close(typed_time("1.2 ms").unwrap(), 1.2e-3));
+    assert!(close(typed_time(" 350us ").unwrap(), 350e-6));
+    assert!(close(typed_time("2").unwrap(), 2.0));
+    assert!(typed_time("fast").unwrap_err().starts_with("Not a time"));
+    assert!(typed_time("3 GB")
+        .unwrap_err()
+        .starts_with("Not a time unit"));
+    for bad in ["0", "-1 ms", "inf", "NaN", "1e9 s"] {
+        let e = typed_time(bad).unwrap_err();
+        assert!(
+            !e.to_lowercase().contains("nan") && !e.contains("inf"),
+            "{bad}: {e}"
+        );
+    }
+}
+
+#[test]
+fn totals_and_groups_summarise_a_profile() {
+    let r = v5e();
+    // Two launches of one kernel and one other; a prediction is not timed.
+    let ks = [
+        kernel("gemm #1", 100.0, 4.1e13, Some(2e-3)),
+        kernel("gemm #2", 100.0, 8.2e13, Some(1e-3)),
+        kernel("norm", 1.0, 4.1e11, Some(1e-3)),
+        Kernel::prediction("softmax".into(), 1.0, 1e9),
+    ];
+    let placed: Vec<_> = ks.iter().map(|k| place(k, &r)).collect();
+    let t = table::totals(&placed);
+    assert_eq!((t.measured, t.predicted), (3, 1));
+    assert!(close(t.time, 4e-3));
+    // At the roof: gemm #1 and #2 each do 8.2e10 FLOPs at 8.2e13 FLOP/s
+    // (1 ms each); norm does 4.1e8 at 8.2e11 (0.5 ms).
+    assert!(close(t.at_roof, 2.5e-3));
+    assert!(close(t.saved(), 1.5e-3));
+    let text = t.text().unwrap();
+    assert!(
+        text.starts_with("3 kernels measured: 4 ms in all"),
+        "{text}"
+    );
+    assert!(text.contains("1 prediction not counted"), "{text}");
+    let g = table::groups(&placed, 10);
+    assert_eq!(g.len(), 2);
+    assert_eq!((g[0].name.as_str(), g[0].count), ("gemm", 2));
+    assert!(close(g[0].time, 3e-3) && close(g[0].share, 0.75));
+    assert_eq!((g[1].name.as_str(), g[1].count), ("norm", 1));
+    assert_eq!(table::groups(&placed, 1).len(), 1);
+    assert_eq!(table::totals(&[]).text(), None);
 }

@@ -187,7 +187,7 @@ fn missing_values_say_what_is_needed() {
 fn unusable_columns_are_one_input_error() {
     for text in [
         "name,color\na,red\n",
-        "name,flops,bytes\na,1e12,1e9\n",
+        "name,flops\na,1e12\n",
         "name,time\na,1\n",
         "1,2,3\n4,5,6\n",
     ] {
@@ -202,10 +202,29 @@ fn unusable_columns_are_one_input_error() {
         );
         assert!(!r.columns.is_empty());
     }
+    let r = rd("name,time\na,1\n");
+    assert!(r.errors[0].message.starts_with("No column gives FLOPs"));
+}
+
+#[test]
+fn flops_and_bytes_without_a_time_are_predictions() {
+    // No time column: each kernel is a prediction, placed at the roof.
     let r = rd("name,flops,bytes\na,1e12,1e9\n");
-    assert!(r.errors[0]
-        .message
-        .starts_with("No column gives time or FLOP/s"));
+    assert!(r.errors.is_empty(), "{:?}", r.errors);
+    let k = &r.kernels[0];
+    assert_eq!((k.predicted, k.time), (Some(1e12), None));
+    assert_eq!(k.intensity, 1000.0);
+    assert!(r
+        .notes
+        .iter()
+        .any(|n| n.starts_with("No column gives a time")));
+    // A blank time in a table of times is a mistake, said as one.
+    let r = rd("name,flops,bytes,time\na,1e12,1e9,\n");
+    assert_eq!(r.errors[0].message, "needs a time (or FLOP/s) to place it");
+    // Both time and FLOP/s empty where the table has both: a prediction,
+    // as the app's own export writes one.
+    let r = rd("name,flops,bytes,time_s,attained_flop_s\na,1e12,1e9,,\n");
+    assert_eq!(r.kernels[0].predicted, Some(1e12));
 }
 
 #[test]

@@ -316,10 +316,17 @@ fn the_mapping_overrides_the_guess() {
     assert_eq!(fields(&r)[..2], [Field::Ignore, Field::Time]);
     assert_eq!(r.columns[1].unit, "µs");
     assert_close(r.kernels[0].time.unwrap(), 1e-5);
-    // A column can be switched off.
+    // A column can be switched off (the time: the kernel is then a
+    // prediction).
     let r = read(
         "name,flops,bytes,time\na,1e12,1e9,1\n",
         &[("time".to_string(), Field::Ignore)],
+    );
+    assert!(r.errors.is_empty());
+    assert_eq!(r.kernels[0].predicted, Some(1e12));
+    let r = read(
+        "name,flops,bytes,time\na,1e12,1e9,1\n",
+        &[("flops".to_string(), Field::Ignore)],
     );
     assert_eq!(r.errors.len(), 1);
     assert_eq!(r.errors[0].at, At::Input);
@@ -354,7 +361,8 @@ fn the_apps_export_reads_back() {
             name: "matmul".into(),
             intensity: 1000.0,
             rate: 1e14,
-            time: Some(0.01)
+            time: Some(0.01),
+            predicted: None,
         }
     );
     assert_eq!(
@@ -363,7 +371,8 @@ fn the_apps_export_reads_back() {
             name: "add, fused".into(),
             intensity: 0.08333333333333333,
             rate: 258111015384.61542,
-            time: Some(6.5e-5)
+            time: Some(6.5e-5),
+            predicted: None,
         }
     );
 }

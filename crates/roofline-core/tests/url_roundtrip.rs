@@ -302,6 +302,7 @@ fn kernels() -> impl Strategy<Value = String> {
                 intensity,
                 rate,
                 time,
+                predicted: None,
             },
         );
     prop::collection::vec(kernel, 0..5)

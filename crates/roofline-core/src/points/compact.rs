@@ -2,7 +2,8 @@
 //!
 //! Each kernel is `name:intensity:rate` or `name:intensity:rate:time`
 //! (FLOPs/byte, FLOP/s, seconds, each in the shortest text that reads back
-//! to the same number), and kernels are separated by `,`. In a name, `\`,
+//! to the same number), or, for a prediction (no time),
+//! `name:intensity:~flops`; kernels are separated by `,`. In a name, `\`,
 //! `:` and `,` are written `\\`, `\:` and `\,`. A link carries at most
 //! [`LINK_MAX_POINTS`] kernels; more are saved to a file instead.
 
@@ -34,6 +35,13 @@ pub fn encode(kernels: &[Kernel]) -> Option<String> {
                 out.push('\\');
             }
             out.push(c);
+        }
+        if let Some(flops) = k.predicted {
+            out.push(':');
+            out.push_str(&shortest(k.intensity));
+            out.push_str(":~");
+            out.push_str(&shortest(flops));
+            continue;
         }
         for v in [Some(k.intensity), Some(k.rate), k.time]
             .into_iter()
@@ -123,6 +131,21 @@ pub fn decode(text: &str) -> (Vec<Kernel>, Vec<RowError>) {
         let fields = split_escaped(item, ':');
         let num = |j: usize| fields.get(j).and_then(|f| parse_f64(f));
         let ok = |v: f64| v.is_finite() && v > 0.0;
+        let name = || clip_name(&unescape(fields.first().map_or("", String::as_str)));
+        // A prediction: `name:intensity:~flops`.
+        if let Some(flops) = fields.get(2).and_then(|f| f.strip_prefix('~')) {
+            match (num(1), parse_f64(flops)) {
+                (Some(i), Some(f)) if ok(i) && ok(f) && fields.len() == 3 => {
+                    kernels.push(Kernel::prediction(name().into(), i, f));
+                }
+                _ => errors.push(RowError {
+                    at,
+                    message: "not of the form name:intensity:~FLOPs with positive numbers"
+                        .to_string(),
+                }),
+            }
+            continue;
+        }
         let (intensity, rate) = (num(1), num(2));
         let time = match fields.get(3) {
             None => Ok(None),
@@ -131,10 +154,11 @@ pub fn decode(text: &str) -> (Vec<Kernel>, Vec<RowError>) {
         match (intensity, rate, time) {
             (Some(i), Some(r), Ok(time)) if ok(i) && ok(r) && fields.len() <= 4 => {
                 kernels.push(Kernel {
-                    name: clip_name(&unescape(fields.first().map_or("", String::as_str))).into(),
+                    name: name().into(),
                     intensity: i,
                     rate: r,
                     time,
+                    predicted: None,
                 })
             }
             _ => errors.push(RowError {

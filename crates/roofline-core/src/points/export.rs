@@ -36,9 +36,10 @@ pub fn csv(kernels: &[Kernel], roof: &Roof) -> String {
             num(k.bytes()),
             num(k.time),
             shortest(k.intensity),
-            shortest(k.rate),
+            // A prediction has no throughput of its own: empty, as its time.
+            num(k.predicted.is_none().then_some(k.rate)),
             shortest(p.roof),
-            shortest(p.fraction),
+            num(k.predicted.is_none().then_some(p.fraction)),
             p.binding_key(roof).to_string(),
             num(p.lower_bound),
             num(p.saved),

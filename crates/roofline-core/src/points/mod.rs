@@ -106,12 +106,43 @@ pub struct Kernel {
     pub rate: f64,
     /// Measured time in seconds, when the row gave one (FLOPs = rate × time).
     pub time: Option<f64>,
+    /// A prediction's FLOPs: a kernel with FLOPs and bytes but no time (JAX's
+    /// cost analysis alone), placed at the roof its intensity gives until a
+    /// time is typed for it. Its `rate` is 0 and its `time` `None`; `None`
+    /// for a measured kernel.
+    pub predicted: Option<f64>,
 }
 
 impl Kernel {
-    /// FLOPs done, when the time is known.
+    /// A predicted kernel: `flops` at `intensity`, no time.
+    pub fn prediction(name: Arc<str>, intensity: f64, flops: f64) -> Kernel {
+        Kernel {
+            name,
+            intensity,
+            rate: 0.0,
+            time: None,
+            predicted: Some(flops),
+        }
+    }
+
+    /// The kernel measured at `time` seconds: a prediction becomes a
+    /// measurement (rate = FLOPs ÷ time); a measured kernel with FLOPs
+    /// known is re-timed. `None` when the FLOPs are not known or the time
+    /// is not positive and finite.
+    pub fn timed(&self, time: f64) -> Option<Kernel> {
+        let flops = self.flops()?;
+        (time.is_finite() && time > 0.0).then(|| Kernel {
+            name: self.name.clone(),
+            intensity: self.intensity,
+            rate: flops / time,
+            time: Some(time),
+            predicted: None,
+        })
+    }
+
+    /// FLOPs done, when the time is known (or predicted).
     pub fn flops(&self) -> Option<f64> {
-        self.time.map(|t| self.rate * t)
+        self.predicted.or_else(|| self.time.map(|t| self.rate * t))
     }
 
     /// Bytes moved, when the time is known.

@@ -66,12 +66,16 @@ pub struct Placed {
     pub kernel: Kernel,
     /// The roof at its intensity, FLOP/s.
     pub roof: f64,
-    /// Attained over roof: 0 to 1 under the roof, above 1 over it.
+    /// The throughput it is drawn at: measured, or the roof for a
+    /// prediction.
+    pub rate: f64,
+    /// Attained over roof: 0 to 1 under the roof, above 1 over it (1 for a
+    /// prediction).
     pub fraction: f64,
     /// What binds at its intensity.
     pub binding: Binding,
     /// The time at the roof, `FLOPs / roof` (= max(FLOPs/peak, bytes/bandwidth)),
-    /// when the time is known.
+    /// when the FLOPs are known (a prediction's predicted time).
     pub lower_bound: Option<f64>,
     /// Measured time minus the time at the roof (what reaching the roof would
     /// save; negative above the roof), when the time is known.
@@ -111,10 +115,12 @@ pub fn place(k: &Kernel, roof: &Roof) -> Placed {
         Binding::Compute
     };
     let lower_bound = k.flops().map(|f| f / r);
+    let rate = if k.predicted.is_some() { r } else { k.rate };
     Placed {
         kernel: k.clone(),
         roof: r,
-        fraction: k.rate / r,
+        rate,
+        fraction: rate / r,
         binding,
         lower_bound,
         saved: k.time.zip(lower_bound).map(|(t, lb)| t - lb),

@@ -329,6 +329,28 @@ pub fn quantity(text: &str) -> Result<(f64, Option<Unit>), Problem<'_>> {
     }
 }
 
+/// A time typed for a kernel (the table's field for a prediction's time):
+/// a number and a time unit (`1.2 ms`, `350us`), or seconds without one; in
+/// seconds, positive and within the reader's limits, or the message to
+/// show beside the field.
+pub fn typed_time(text: &str) -> Result<f64, String> {
+    let example = "type the time it took, with its unit: 1.2 ms";
+    let (x, rest) = split_quantity(text).ok_or_else(|| format!("Not a time: {example}."))?;
+    let seconds = if rest.is_empty() {
+        x
+    } else {
+        match unit(rest).filter(|u| u.kind == Kind::Time) {
+            Some(u) => u.to_base(x),
+            None => return Err(format!("Not a time unit: {example}.")),
+        }
+    };
+    if seconds.is_finite() && (super::read::MIN_TIME..=super::read::MAX_TIME).contains(&seconds) {
+        Ok(seconds)
+    } else {
+        Err("A time from 1 ps to 11 days, above zero.".to_string())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

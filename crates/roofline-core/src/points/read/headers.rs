@@ -311,12 +311,14 @@ pub(super) fn resolve(
 }
 
 /// A FLOP column headed as people write a rate (`TFLOPS`, `GFLOPS`, not
-/// a bare `flops`) in a
-/// table with no time and no FLOP/s column: the data can only mean a rate,
-/// so it is read as one, and a note says so and how to choose the other.
+/// a bare `flops`) beside an intensity, in a table with no time, bytes or
+/// FLOP/s column: the data can only mean a rate, so it is read as one, and
+/// a note says so and how to choose the other.
 fn rate_by_data(headers: &[String], guesses: &mut [Guess], notes: Option<&mut Vec<String>>) {
     let has = |f: Field| guesses.iter().any(|g| g.field == f);
-    if has(Field::Time) || has(Field::Rate) {
+    // Only an intensity beside it: a rate places the kernel, a count
+    // does not say when it ran.
+    if has(Field::Time) || has(Field::Rate) || has(Field::Bytes) || !has(Field::Intensity) {
         return;
     }
     let looks = |h: &String| {

@@ -28,9 +28,13 @@
 mod cells;
 mod delimited;
 mod headers;
+mod jax;
 mod json;
+mod ncu;
 mod plan;
+mod profiler;
 mod rows;
+mod xprof;
 
 use cells::Cell;
 use headers::{guess, map_columns, map_guessed, resolve, Guess};
@@ -49,6 +53,30 @@ pub enum Format {
     Tsv,
     /// A JSON list of objects, or an object holding one.
     Json,
+    /// Nsight Compute's CSV, the default page (one row per kernel and
+    /// metric).
+    NcuLong,
+    /// Nsight Compute's CSV, `--page raw` (one row per kernel, a units row).
+    NcuRaw,
+    /// JAX's `cost_analysis()` as printed (a Python dict or list, or JSON).
+    JaxCost,
+    /// XProf's Roofline Model tool, exported as CSV.
+    XprofCsv,
+}
+
+impl Format {
+    /// The format's name as the preview shows it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Csv => "CSV",
+            Format::Tsv => "TSV",
+            Format::Json => "JSON",
+            Format::NcuLong => "Nsight Compute CSV (default page)",
+            Format::NcuRaw => "Nsight Compute CSV (raw page)",
+            Format::JaxCost => "JAX cost_analysis()",
+            Format::XprofCsv => "XProf roofline table (CSV)",
+        }
+    }
 }
 
 /// A column of the input as mapped.
@@ -190,6 +218,12 @@ pub fn start(text: &str, mapping: &[Choice], rows: usize) -> Progress {
     let first = body.trim_start();
     if first.is_empty() {
         return done(Reading::default());
+    }
+    if let Some(p) = profiler::recognise(body) {
+        return Progress {
+            skip,
+            ..done(profiler::into_reading(p))
+        };
     }
     let (reading, rest) = if first.starts_with(['[', '{']) {
         let (reading, rest) = json::start(body, mapping, rows);

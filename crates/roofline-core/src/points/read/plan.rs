@@ -72,8 +72,9 @@ impl Plan {
             || self.op.is_some()
             || (self.rate.is_some() && self.time.is_some());
         let bytes = self.bytes.is_some() || self.op.is_some();
-        let rate = self.rate.is_some() || (flops && self.time.is_some());
         let intensity = self.intensity.is_some() || (flops && bytes);
+        // FLOPs and an intensity with no time column make predictions.
+        let rate = self.rate.is_some() || (flops && (self.time.is_some() || intensity));
         let mut lacks = Vec::new();
         if !rate {
             lacks.push(if self.time.is_none() {
@@ -100,6 +101,11 @@ impl Plan {
 
     /// Notes on columns whose cells mixed units.
     pub(super) fn mixed_notes(&self, notes: &mut Vec<String>) {
+        if self.time.is_none() && self.rate.is_none() {
+            notes.push(
+                "No column gives a time: each kernel is a prediction, placed at the roof (hollow on the chart). Type a time in the table to place one where it ran, or map a column to time.".to_string(),
+            );
+        }
         let cols = [
             (&self.flops, Field::Flops),
             (&self.bytes, Field::Bytes),

@@ -191,21 +191,32 @@ impl Reader {
                 "bytes, an intensity, or an operation with sizes"
             });
         }
+        let name = row
+            .name
+            .filter(|s| !s.is_empty())
+            .unwrap_or_else(|| format!("row {n}"));
+        // FLOPs and an intensity but no time: a prediction, at the roof,
+        // where the table has no time column and no FLOP/s column, or has
+        // both and both are empty on this row (a prediction as the app's
+        // own export writes it). A blank time in a table of times is a
+        // mistake, said as one.
+        let predicts = (self.plan.time.is_none() && self.plan.rate.is_none())
+            || (self.plan.time.is_some() && self.plan.rate.is_some());
+        if let (true, None, None, Some(f), Some(i)) = (predicts, rate, t, f, intensity) {
+            return Ok(Kernel::prediction(name.into(), i, f));
+        }
         let (Some(rate), Some(intensity)) = (rate, intensity) else {
             return Err(format!("needs {}", lacks.joined("; it also needs ")));
         };
         let time = t
             .or_else(|| f.map(|f| f / rate))
             .filter(|t| t.is_finite() && *t > 0.0);
-        let name = row
-            .name
-            .filter(|s| !s.is_empty())
-            .unwrap_or_else(|| format!("row {n}"));
         Ok(Kernel {
             name: name.into(),
             intensity,
             rate,
             time,
+            predicted: None,
         })
     }
 }

@@ -1,0 +1,270 @@
+//! The Nsight Compute reader's unit tests: hand-made exports.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use super::*;
+
+/// The old (2020–2022) long-form header.
+const HEAD: &str = r#""ID","Process ID","Process Name","Host Name","Kernel Name","Kernel Time","Context","Stream","Section Name","Metric Name","Metric Unit","Metric Value""#;
+/// The fp32 FMA count's name.
+const FFMA: &str = "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum";
+
+/// A long-form export of `rows` (ID, kernel, metric, unit, value) after
+/// a `==PROF==` preamble.
+fn long(rows: &[(&str, &str, &str, &str, &str)]) -> String {
+    let mut s = format!("==PROF== Connected to process 1 (/bin/app)\nhello from the app\n{HEAD}\n");
+    for (id, k, m, u, v) in rows {
+        s += &format!(
+            "\"{id}\",\"1\",\"app\",\"127.0.0.1\",\"{k}\",\"2020-Aug-30 00:50:42\",\"1\",\"7\",\"Command line profiler metrics\",\"{m}\",\"{u}\",\"{v}\"\n"
+        );
+    }
+    s
+}
+
+/// The rows of a kernel with the given time, bytes and fp32 FMAs.
+fn kernel<'a>(
+    id: &'a str,
+    name: &'a str,
+    t: &'a str,
+    b: &'a str,
+    f: &'a str,
+) -> Vec<(&'a str, &'a str, &'a str, &'a str, &'a str)> {
+    vec![
+        (id, name, TIME, "nsecond", t),
+        (id, name, BYTES, "Kbyte", b),
+        (id, name, FFMA, "inst", f),
+    ]
+}
+
+#[track_caller]
+fn close(got: f64, want: f64) {
+    assert!(
+        (got - want).abs() <= want.abs() * 1e-12,
+        "got {got}, want {want}"
+    );
+}
+
+#[test]
+fn long_form_is_read_with_units_and_separators() {
+    let mut rows = kernel(
+        "0",
+        "gemm(float, int)",
+        "1,024.35",
+        "2,048",
+        "2,147,483,648",
+    );
+    rows.push((
+        "0",
+        "gemm(float, int)",
+        "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum",
+        "inst",
+        "10",
+    ));
+    rows.push((
+        "0",
+        "gemm(float, int)",
+        "sm__sass_thread_inst_executed_op_hmul_pred_on.sum",
+        "inst",
+        "5",
+    ));
+    rows.push((
+        "0",
+        "gemm(float, int)",
+        "smsp__sass_thread_inst_executed_op_hfma_pred_on.sum",
+        "Kinst",
+        "1.5",
+    ));
+    let p = read(&long(&rows)).unwrap();
+    assert_eq!(p.format, Format::NcuLong);
+    assert!(p.errors.is_empty(), "{:?}", p.errors);
+    let k = &p.kernels[0];
+    assert_eq!(k.name, "gemm(float, int)");
+    assert_eq!(k.at, At::Line(4));
+    close(k.time.unwrap(), 1024.35e-9);
+    close(k.bytes, 2_048_000.0);
+    // A half-precision instruction is a packed pair: hmul 2, hfma 4.
+    close(
+        k.flops,
+        2.0 * 2_147_483_648.0 + 10.0 + 2.0 * 5.0 + 4.0 * 1500.0,
+    );
+    assert_eq!(p.notes.len(), 1);
+    assert!(
+        p.notes[0].contains("fp32 and fp16 instructions"),
+        "{}",
+        p.notes[0]
+    );
+    assert!(
+        p.notes[0].contains("tensor-core work is not counted"),
+        "{}",
+        p.notes[0]
+    );
+}
+
+#[test]
+fn repeated_names_are_kept_apart_by_id() {
+    let mut rows = kernel("3", "add", "10", "1", "100");
+    rows.extend(kernel("4", "add", "20", "2", "200"));
+    rows.extend(kernel("5", "mul", "30", "3", "300"));
+    let p = read(&long(&rows)).unwrap();
+    let names: Vec<_> = p.kernels.iter().map(|k| k.name.as_str()).collect();
+    assert_eq!(names, ["add #3", "add #4", "mul"]);
+    close(p.kernels[1].flops, 400.0);
+    assert_eq!(p.kernels[2].at, At::Line(10));
+    assert_eq!(p.notes.len(), 1);
+}
+
+#[test]
+fn long_repeated_names_keep_their_id_when_clipped() {
+    let name = "x".repeat(200);
+    let mut rows = kernel("7", &name, "10", "1", "100");
+    rows.extend(kernel("12", &name, "20", "2", "200"));
+    let p = read(&long(&rows)).unwrap();
+    let shown = |i: usize| format::clip(&p.kernels[i].name, NAME_CHARS);
+    assert!(shown(0).ends_with("… #7"), "{}", shown(0));
+    assert!(shown(1).ends_with("… #12"), "{}", shown(1));
+    assert_eq!(shown(1).chars().count(), NAME_CHARS);
+}
+
+#[test]
+fn raw_page_with_units_row_and_fallbacks() {
+    let text = "\
+\"ID\",\"Kernel Name\",\"dram__bytes_read.sum\",\"dram__bytes_write.sum\",\"gpu__time_duration.sum\",\"smsp__sass_thread_inst_executed_op_dfma_pred_on.sum\",\"sm__ops_path_tensor_src_fp16.sum\",\"sm__ops_path_tensor_src_int8.sum\"
+\"\",\"\",\"Mbyte\",\"Kbyte\",\"usecond\",\"inst\",\"\",\"\"
+\"0\",\"k(int, int)\",\"1.5\",\"500\",\"2.5\",\"1,000\",\"4,000\",\"99\"
+==PROF== Disconnected
+";
+    let p = read(text).unwrap();
+    assert_eq!(p.format, Format::NcuRaw);
+    assert!(p.errors.is_empty(), "{:?}", p.errors);
+    let k = &p.kernels[0];
+    close(k.bytes, 2_000_000.0);
+    close(k.time.unwrap(), 2.5e-6);
+    close(k.flops, 2000.0 + 4000.0);
+    assert!(
+        p.notes[0].contains("fp64 instructions (an FMA as 2) and tensor-core operations"),
+        "{}",
+        p.notes[0]
+    );
+}
+
+#[test]
+fn raw_page_without_units_row_asks_for_it() {
+    let text = "\"ID\",\"Kernel Name\",\"gpu__time_duration.sum\"\n\"0\",\"k\",\"5\"\n";
+    let p = read(text).unwrap();
+    assert!(
+        p.errors[0].message.contains("has no unit"),
+        "{:?}",
+        p.errors
+    );
+}
+
+#[test]
+fn speed_of_light_duration_is_the_fallback_time() {
+    let mut s = long(&[
+        ("0", "k", BYTES, "byte", "100"),
+        ("0", "k", FFMA, "inst", "100"),
+    ]);
+    s += r#""0","1","app","h","k","t","1","7","GPU Speed Of Light Throughput","Duration","msecond","1.5""#;
+    let p = read(&s).unwrap();
+    close(p.kernels[0].time.unwrap(), 1.5e-3);
+}
+
+#[test]
+fn missing_metrics_are_named() {
+    let p = read(&long(&[
+        ("0", "k", BYTES, "byte", "100"),
+        ("0", "k", FFMA, "inst", "100"),
+    ]))
+    .unwrap();
+    assert!(p.kernels.is_empty());
+    assert_eq!(p.errors.len(), 1);
+    assert_eq!(p.errors[0].at, At::Line(4));
+    let m = &p.errors[0].message;
+    assert!(
+        m.starts_with("'k': the export has no gpu__time_duration.sum;"),
+        "{m}"
+    );
+    assert!(
+        m.contains("--metrics gpu__time_duration.sum,dram__bytes.sum,"),
+        "{m}"
+    );
+
+    let p = read(&long(&[
+        ("0", "k", TIME, "ns", "100"),
+        ("0", "k", BYTES_READ, "byte", "100"),
+    ]))
+    .unwrap();
+    let m = &p.errors[0].message;
+    assert!(
+        m.contains("no dram__bytes.sum, no smsp__sass_thread_inst_executed_op_ffma_pred_on.sum"),
+        "{m}"
+    );
+}
+
+#[test]
+fn zero_flops_and_bad_values_are_errors() {
+    let p = read(&long(&kernel("0", "k", "10", "1", "0"))).unwrap();
+    assert!(p.errors[0]
+        .message
+        .contains("no floating-point instructions were counted"));
+
+    let p = read(&long(&kernel("0", "k", "6,72", "1", "5"))).unwrap();
+    let m = &p.errors[0].message;
+    assert!(
+        m.contains("gpu__time_duration.sum ('6,72') has a decimal comma"),
+        "{m}"
+    );
+
+    for (bad, why) in [
+        ("n/a", "is not a number"),
+        ("-3", "is negative"),
+        ("1,23,456", "is not a number"),
+        ("inf", "is not a number"),
+    ] {
+        let p = read(&long(&kernel("0", "k", "10", bad, "5"))).unwrap();
+        let m = &p.errors[0].message;
+        assert!(m.contains(why), "{bad}: {m}");
+    }
+    let p = read(&long(&[("0", "k", TIME, "cycle", "10")])).unwrap();
+    assert!(p.errors[0]
+        .message
+        .contains("'cycle', a unit not read here"));
+}
+
+#[test]
+fn a_cut_off_file_keeps_what_is_whole() {
+    let mut rows = kernel("0", "a", "10", "1", "5");
+    rows.extend(kernel("1", "b", "10", "1", "5"));
+    let text = long(&rows);
+    let cut = &text[..text.len() - 8];
+    let p = read(cut).unwrap();
+    assert_eq!(p.kernels.len(), 1);
+    assert_eq!(p.errors.len(), 2, "{:?}", p.errors);
+    assert_eq!(p.errors[0].at, At::Line(9));
+    assert!(p.errors[0].message.contains("cut off"));
+    assert!(p.errors[1]
+        .message
+        .contains("smsp__sass_thread_inst_executed_op_ffma_pred_on.sum"));
+    // Every prefix reads without a panic.
+    for (i, _) in text.char_indices() {
+        let _ = read(&text[..i]);
+    }
+}
+
+#[test]
+fn other_tables_are_not_read() {
+    assert!(read("name,flops,bytes,time_ms\nmm,1e12,1e9,10\n").is_none());
+    assert!(read("\"ID\",\"name\",\"flops\"\n\"1\",\"a\",\"2\"\n").is_none());
+    assert!(read("").is_none());
+    let p = read(&format!("{HEAD}\n")).unwrap();
+    assert_eq!(p.errors[0].at, At::Input);
+}
+
+#[test]
+fn splitter_handles_quotes() {
+    assert_eq!(
+        split(r#""a,b","c""d",,e"#).unwrap(),
+        ["a,b", "c\"d", "", "e"]
+    );
+    assert!(split(r#""a","b"#).is_none());
+}
