@@ -142,10 +142,11 @@ pub fn point_marks(placed: &[roofline_core::points::Placed]) -> Vec<crate::Point
         .filter_map(|i| placed.get(i).map(|p| (i, p)))
         .map(|(index, p)| crate::PointMark {
             intensity: p.kernel.intensity,
-            rate: p.kernel.rate,
+            rate: p.rate,
             label: p.kernel.name.clone(),
             index,
             memory: p.binding == Binding::Memory,
+            predicted: p.kernel.predicted.is_some(),
         })
         .collect()
 }
@@ -171,6 +172,7 @@ mod tests {
             intensity: 1000.0,
             rate,
             time,
+            predicted: None,
         };
         // At the roof each takes FLOPs / 1e14, so reaching it saves:
         // a 1 - 0.5 = 0.5 s, b 2 - 0.2 = 1.8 s, c 2 - 0.5 = 1.5 s,

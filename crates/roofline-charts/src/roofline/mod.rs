@@ -512,12 +512,18 @@ fn draw<DB: DrawingBackend, const POINTS: bool>(
         Vec::new()
     };
     for (p, xy) in &shown {
-        plot.draw(&Circle::new(
-            *xy,
-            px(4.0),
-            ShapeStyle::from(point_color(p)).stroke_width(px(2.0) as u32),
-        ))
-        .map_err(err)?;
+        let style = ShapeStyle::from(point_color(p)).stroke_width(px(2.0) as u32);
+        if p.predicted {
+            // A prediction (no measured time, at the roof): a square.
+            let r = px(4.0);
+            plot.draw(&Rectangle::new(
+                [(xy.0 - r, xy.1 - r), (xy.0 + r, xy.1 + r)],
+                style,
+            ))
+            .map_err(err)?;
+        } else {
+            plot.draw(&Circle::new(*xy, px(4.0), style)).map_err(err)?;
+        }
     }
     // What text must not cover: the bandwidth lines, the marker line and
     // every dot.

@@ -5,7 +5,8 @@
 use super::PlotFrame;
 
 /// A measured kernel, drawn as a ring at its intensity and attained
-/// throughput, in the colour of the ceiling that binds it.
+/// throughput, in the colour of the ceiling that binds it (a prediction as
+/// a square, at the roof).
 #[derive(Debug, Clone, PartialEq)]
 pub struct PointMark {
     /// Arithmetic intensity, FLOPs/byte.
@@ -21,6 +22,9 @@ pub struct PointMark {
     /// Bound by the first memory line (drawn in its colour), else by the
     /// roof (in the roof's colour).
     pub memory: bool,
+    /// A prediction (no measured time, placed at the roof): drawn as a
+    /// square rather than a ring.
+    pub predicted: bool,
 }
 
 impl PlotFrame {
@@ -145,6 +149,7 @@ mod tests {
             label: l.into(),
             index: 0,
             memory: true,
+            predicted: false,
         };
         let pts = [mark(10.0, 1e12, "a"), mark(100.0, 1e12, "b")];
         // x = 10 is a quarter across, y = 1e12 half-way up.
@@ -166,6 +171,7 @@ mod tests {
             label: l.into(),
             index: 0,
             memory: false,
+            predicted: false,
         };
         let (a, b, c, d) = (mark("a"), mark("b"), mark("c"), mark("d"));
         let items = [
@@ -191,6 +197,7 @@ mod tests {
                 label: "p".into(),
                 index: i,
                 memory: true,
+                predicted: false,
             })
             .collect();
         let xy = [
@@ -214,7 +221,7 @@ mod tests {
             cell in 1i32..6,
         ) {
             let marks: Vec<PointMark> = (0..xy.len())
-                .map(|i| PointMark { intensity: 1.0, rate: 1.0, label: "p".into(), index: i, memory: true })
+                .map(|i| PointMark { intensity: 1.0, rate: 1.0, label: "p".into(), index: i, memory: true, predicted: false })
                 .collect();
             let cell_of = |(x, y): (i32, i32)| (x.div_euclid(cell), y.div_euclid(cell));
             // Kept: each point no earlier point shares a cell with.
