@@ -18,6 +18,9 @@ cargo fmt --all --check
 step "house rules (rooms, the chunk table, imports across chunks)"
 node --test tests/house.test.mjs
 
+step "measurement snippets (valid Python; run where JAX or PyTorch is installed)"
+node --test tests/snippets.test.mjs
+
 step "clippy (host, all targets)"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 

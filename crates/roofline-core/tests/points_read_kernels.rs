@@ -250,7 +250,7 @@ fn a_large_input_is_refused_whole() {
     let row = "matmul,1e12,1e9,10 ms\n";
     let text = format!(
         "name,flops,bytes,time\n{}",
-        row.repeat(5_000_000 / row.len() + 1)
+        row.repeat(20_000_000 / row.len() + 1)
     );
     assert!(text.len() > MAX_BYTES);
     let r = rd(&text);
@@ -260,7 +260,7 @@ fn a_large_input_is_refused_whole() {
     assert_eq!(r.errors[0].at, At::Input);
     assert_eq!(
         r.errors[0].message,
-        "The input is 5 MB; the limit is 2 MB. Split it or keep the kernels that matter."
+        "The input is 20 MB; the limit is 16 MB. Split it or keep the kernels that matter."
     );
 }
 

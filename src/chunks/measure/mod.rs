@@ -7,6 +7,7 @@
 pub mod panel;
 pub mod point_table;
 pub mod points_chart;
+pub mod snippets;
 
 use crate::page::shown::shown;
 use leptos::prelude::*;

@@ -7,14 +7,16 @@ use std::sync::Arc;
 use leptos::prelude::*;
 use roofline_charts::{point_marks, roofline_for_view};
 use roofline_core::calc::CalcView;
+use roofline_core::format;
 use roofline_core::points::compact::{self, LINK_MAX_POINTS};
 use roofline_core::points::place::ABOVE_CAUSES;
 use roofline_core::points::read::{self, Progress};
-use roofline_core::points::table::SortKey;
+use roofline_core::points::table::{groups, totals, SortKey};
 use roofline_core::points::{example, export, place, Field, Kernel, Placed, Roof, RowError};
 
 use crate::chunks::measure::point_table::PointTable;
 use crate::chunks::measure::points_chart::{PointsChart, PointsSpec};
+use crate::chunks::measure::snippets::Snippets;
 use crate::page::download::{data_url, download};
 
 /// The panel's body.
@@ -104,6 +106,16 @@ pub fn Measurements(
         link_errors.set(Vec::new());
     };
     let apply = move |_| publish(all_kernels());
+    // A time typed for a prediction makes it a measurement.
+    let on_time = Callback::new(move |(index, t): (usize, f64)| {
+        let mut ks = kernels.get_untracked();
+        if let Some(k) = ks.get_mut(index) {
+            if let Some(m) = k.timed(t) {
+                *k = m;
+                publish(ks);
+            }
+        }
+    });
     let try_example = move |_| {
         if let Some(r) = roof.get_untracked() {
             let text = example::profile(&r);
@@ -190,6 +202,7 @@ pub fn Measurements(
     });
     let read_notes = Memo::new(move |_| progress.with(|p| p.reading().notes.clone()));
     let read_columns = Memo::new(move |_| progress.with(|p| p.reading().columns.clone()));
+    let read_format = Memo::new(move |_| progress.with(|p| p.reading().format));
     let errors = move || {
         shown_errors.with(|all| {
             all.iter()
@@ -282,10 +295,10 @@ pub fn Measurements(
         <style>{STYLE}</style>
         <div class="measure-body">
             <p class="note">
-                "Paste or drop a table from a profiler: one row per kernel, with FLOPs, bytes and a time; or FLOP/s and an intensity; or a time and an operation in the book’s notation with its sizes. Headers such as flops, gflop, dram_bytes, time_ms, duration_us, flop/s and intensity are recognised, with units in the header or the cell (µs, ms, GB, GiB, TFLOP). CSV, TSV and JSON are read in the page: nothing is sent anywhere."
+                "Paste or drop a table from a profiler: one row per kernel, with FLOPs, bytes and a time; or FLOP/s and an intensity; or a time and an operation in the book’s notation with its sizes. Headers such as flops, gflop, dram_bytes, time_ms, duration_us, flop/s and intensity are recognised, with units in the header or the cell (µs, ms, GB, GiB, TFLOP). Nsight Compute's CSV (ncu --csv, the default or the raw page), XProf's roofline table (Export as CSV) and JAX's printed cost_analysis() are read as they are printed; a kernel with FLOPs and bytes but no time is a prediction, drawn as a square at the roof until you type its time. CSV, TSV and JSON are read in the page: nothing is sent anywhere."
             </p>
             <label class="measure-input">
-                "Measurements (CSV, TSV or JSON)"
+                "Measurements (CSV, TSV, JSON, Nsight Compute or JAX)"
                 <textarea
                     data-testid="points-input"
                     rows="6"
@@ -303,6 +316,7 @@ pub fn Measurements(
                 ></textarea>
             </label>
             {held_note}
+            <Snippets />
             <div class="actions">
                 <button type="button" data-testid="points-apply" on:click=apply>
                     {move || format!("Add measurements ({})", ready())}
@@ -314,6 +328,9 @@ pub fn Measurements(
                 <button type="button" data-testid="points-example" on:click=try_example>"Try an example"</button>
                 <button type="button" data-testid="points-clear" on:click=clear>"Clear"</button>
             </div>
+            {move || read_format.get().map(|f| view! {
+                <p class="note" data-testid="points-format" data-value=f.name()>{format!("Read as {}.", f.name())}</p>
+            })}
             <ul class="measure-map" data-testid="points-mapping" aria-label="Columns read">{columns}</ul>
             <ul class="notes-list" data-testid="points-notes">{notes}</ul>
             <section class="measure-errors" data-testid="points-errors" aria-live="polite">
@@ -324,7 +341,31 @@ pub fn Measurements(
             </section>
             {link_note}
             {move || has_points.get().then(|| view! { <PointsChart spec=chart kernels=kernels roof=roof /> })}
-            <PointTable placed=placed roof=roof sort=sort />
+            {move || placed.with(|p| totals(p).text()).map(|t| view! {
+                <p class="note" data-testid="points-totals">{t}</p>
+            })}
+            {move || {
+                let g = placed.with(|p| groups(p, GROUPS));
+                (g.len() > 1 && g.iter().any(|g| g.count > 1)).then(|| view! {
+                    <details class="groups" data-testid="points-groups">
+                        <summary>"By kernel name (launches of one kernel together)"</summary>
+                        <table class="compare-table">
+                            <thead><tr><th scope="col">"Kernel"</th><th scope="col">"Launches"</th><th scope="col">"Time"</th><th scope="col">"Share of the time"</th></tr></thead>
+                            <tbody>
+                                {g.into_iter().map(|g| view! {
+                                    <tr data-testid="points-group" data-count=g.count.to_string() data-time=g.time.to_string()>
+                                        <th scope="row">{g.name}</th>
+                                        <td class="num">{g.count}</td>
+                                        <td class="num">{format::seconds(g.time)}</td>
+                                        <td class="num">{format::percent(g.share)}</td>
+                                    </tr>
+                                }).collect_view()}
+                            </tbody>
+                        </table>
+                    </details>
+                })
+            }}
+            <PointTable placed=placed roof=roof sort=sort on_time=on_time />
             {move || any_above.get().then(|| view! {
                 <div class="note above-note" data-testid="points-above">
                     <p>"A point above the roof cannot be right as drawn. Likely causes:"</p>
@@ -429,6 +470,8 @@ fn link_kernels(pts: &str) -> (Vec<Kernel>, Vec<RowError>) {
 /// Rows read as soon as a table is pasted (the preview's, in the next
 /// frame): about half a millisecond on the bench's machine.
 const FIRST_ROWS: usize = 500;
+/// The most kernel names the grouped view lists.
+const GROUPS: usize = 12;
 /// The most row problems listed.
 const SHOWN_ERRORS: usize = 50;
 /// Rows read at a time in a later task, until [`SLICE_MS`] have passed.
@@ -447,4 +490,4 @@ const HELD_PLACEHOLDER: &str = "The table is held outside the box (below). Clear
 /// is laid out and painted only when on screen (`content-visibility`): a
 /// paste's preview moves it down, and repainting its two hundred rows
 /// took longer than the preview.
-const STYLE: &str = ".measure textarea{width:100%;box-sizing:border-box;font:0.85rem ui-monospace,Menlo,Consolas,monospace;background:var(--panel);color:var(--text);border:1px solid var(--border);border-radius:6px}.measure-map{display:flex;flex-wrap:wrap;gap:0.25rem 1rem;padding:0;list-style:none;font-size:0.85rem}.point-table tr.above{color:var(--error)}.measure .table-scroll{content-visibility:auto;contain-intrinsic-size:auto 800px}.measure .chart{margin:1rem 0 0}.measure input[type=file]{max-width:100%}";
+const STYLE: &str = ".measure textarea{width:100%;box-sizing:border-box;font:0.85rem ui-monospace,Menlo,Consolas,monospace;background:var(--panel);color:var(--text);border:1px solid var(--border);border-radius:6px}.measure-map{display:flex;flex-wrap:wrap;gap:0.25rem 1rem;padding:0;list-style:none;font-size:0.85rem}.point-table tr.above{color:var(--error)}.measure .table-scroll{content-visibility:auto;contain-intrinsic-size:auto 800px}.measure .chart{margin:1rem 0 0}.measure input[type=file]{max-width:100%}.point-time{width:6rem}.point-table .error{display:block;font-size:0.8rem}.snippets pre{overflow-x:auto;font-size:0.8rem;user-select:all}.snippet-name{font-weight:600;margin:0.5rem 0 0}.point-table th[scope=row],.groups th[scope=row]{white-space:normal;min-width:8rem;max-width:13rem;overflow-wrap:anywhere;font-size:0.8rem}";

@@ -4,6 +4,7 @@
 
 use leptos::prelude::*;
 use roofline_core::points::table::{row, top, PointRow, SortKey};
+use roofline_core::points::units::typed_time;
 use roofline_core::points::{Placed, Roof};
 
 /// The most rows the table shows; the chart and the saved file have all.
@@ -18,7 +19,12 @@ pub fn PointTable(
     roof: Memo<Option<Roof>>,
     /// The column sorted on, and whether descending.
     sort: RwSignal<(SortKey, bool)>,
+    /// Called with a kernel's index (input order) and the time typed for
+    /// it, in seconds: a prediction becomes a measurement.
+    on_time: Callback<(usize, f64)>,
 ) -> impl IntoView {
+    // The message for a time that could not be read, by kernel index.
+    let time_error = RwSignal::new(None::<(usize, String)>);
     // The rows shown, in order; their count changes only with the kernels.
     let rows = Memo::new(move |_| {
         let (key, desc) = sort.get();
@@ -74,17 +80,42 @@ pub fn PointTable(
                         class:above=above
                     >
                         <th scope="row">{cell(|r| r.name.clone())}</th>
-                        <td class="num">{cell(|r| r.intensity.clone())}</td>
-                        <td class="num">{cell(|r| r.attained.clone())}</td>
-                        <td class="num">{cell(|r| r.roof.clone())}</td>
+                        <td class="num">{cell(|r| r.saved.clone())}</td>
+                        <td class="num">
+                            {move || {
+                                let index = rows.with(|r| r.get(slot).filter(|r| r.predicted).map(|r| r.index));
+                                match index {
+                                    Some(index) => view! {
+                                        <input
+                                            class="point-time"
+                                            data-testid="point-time"
+                                            aria-label="Measured time"
+                                            placeholder="1.2 ms"
+                                            on:change=move |ev| match typed_time(&event_target_value(&ev)) {
+                                                Ok(t) => {
+                                                    time_error.set(None);
+                                                    on_time.run((index, t));
+                                                }
+                                                Err(e) => time_error.set(Some((index, e))),
+                                            }
+                                        />
+                                        {move || time_error.with(|e| e.as_ref().filter(|(i, _)| *i == index).map(|(_, m)| view! {
+                                            <span class="error" role="alert" data-testid="point-time-error">{m.clone()}</span>
+                                        }))}
+                                    }.into_any(),
+                                    None => cell(|r| r.time.clone())().into_any(),
+                                }
+                            }}
+                        </td>
                         <td class="num" data-testid="point-percent">
                             {cell(|r| r.percent.clone())}
                             {move || above().then_some(" (above the roof)")}
                         </td>
                         <td>{cell(|r| r.binding.clone())}</td>
-                        <td class="num">{cell(|r| r.time.clone())}</td>
                         <td class="num">{cell(|r| r.lower_bound.clone())}</td>
-                        <td class="num">{cell(|r| r.saved.clone())}</td>
+                        <td class="num">{cell(|r| r.intensity.clone())}</td>
+                        <td class="num">{cell(|r| r.attained.clone())}</td>
+                        <td class="num">{cell(|r| r.roof.clone())}</td>
                     </tr>
                 }
             })
@@ -131,14 +162,14 @@ pub fn PointTable(
                 <thead>
                     <tr>
                         {header("Kernel", None)}
+                        {header("Would save", Some(SortKey::Saved))}
+                        {header("Time", Some(SortKey::Time))}
+                        {header("Of the roof", Some(SortKey::Fraction))}
+                        {header("Binds", None)}
+                        {header("At the roof", None)}
                         {header("Intensity", Some(SortKey::Intensity))}
                         {header("Attained", None)}
                         {header("Roof there", None)}
-                        {header("Of the roof", Some(SortKey::Fraction))}
-                        {header("Binds", None)}
-                        {header("Time", Some(SortKey::Time))}
-                        {header("At the roof", None)}
-                        {header("Would save", Some(SortKey::Saved))}
                     </tr>
                 </thead>
                 <tbody>{body}</tbody>

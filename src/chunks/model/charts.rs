@@ -38,6 +38,7 @@ pub fn ops_roofline(v: Memo<Arc<ModelView>>, chip: Memo<Option<Chip>>) -> impl I
                         label: Arc::from(o.name.as_str()),
                         index,
                         memory: !o.compute_bound,
+                        predicted: false,
                     })
                     .collect();
                 Ok(Arc::new((chart, marks)))

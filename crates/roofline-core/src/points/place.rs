@@ -99,9 +99,10 @@ impl Placed {
 }
 
 /// Likely reasons for a point above the roof, worded for the table.
-pub const ABOVE_CAUSES: [&str; 4] = [
+pub const ABOVE_CAUSES: [&str; 5] = [
     "a unit misread (µs taken as ms, GB as GiB, FLOPs as TFLOPs)",
     "a sparse peak taken for the dense one the chip really runs at",
+    "a kernel that ran at a lower precision (fp8, int8) than the roof drawn: choose that type under \"Math runs at\" to read it against its own roof",
     "FLOPs counted once per multiply-add, where the roofline counts two",
     "data served by a faster level (a cache or VMEM) than the line drawn, so fewer bytes crossed it than were counted",
 ];

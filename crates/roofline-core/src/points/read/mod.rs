@@ -106,8 +106,10 @@ pub struct Reading {
     pub notes: Vec<String>,
 }
 
-/// The largest input read, in bytes.
-pub const MAX_BYTES: usize = 2_000_000;
+/// The largest input read, in bytes: room for Nsight Compute's default
+/// page, a line per kernel and metric (ten thousand kernels with five
+/// metrics and real names are about 12 MB).
+pub const MAX_BYTES: usize = 16_000_000;
 /// The most rows read.
 pub const MAX_ROWS: usize = 20_000;
 /// The most keys of a JSON list read as columns (a CSV or TSV header is

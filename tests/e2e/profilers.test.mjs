@@ -1,0 +1,150 @@
+// Profilers' exports pasted as they are printed (#40): Nsight Compute's
+// CSV (default and raw page), XProf's roofline table and JAX's
+// cost_analysis(), each recognised and named, each kernel's FLOPs, bytes
+// and time on its row (data-flops, data-bytes, data-time) as worked out by
+// hand from the example files in docs/measurements/; a JAX prediction (no
+// time) drawn at the roof turns measured when its time is typed, and the
+// link keeps it; the "Measure it yourself" snippets are shown.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { serveAndLaunch, openPage, waitForDraw, root } from './harness.mjs';
+
+let server;
+let browser;
+serveAndLaunch((s, b) => {
+  server = s;
+  browser = b;
+});
+
+const input = '[data-testid="points-input"]';
+const rowSel = '[data-testid="point-row"]';
+const doc = (name) => fs.readFileSync(path.join(root, 'docs', 'measurements', name), 'utf8');
+const rows = (page) => page.$$eval(rowSel, (rs) => rs.map((r) => ({
+  name: r.querySelector('th').textContent,
+  flops: r.dataset.flops,
+  bytes: r.dataset.bytes,
+  time: r.dataset.time,
+  fraction: Number(r.dataset.fraction),
+})));
+
+/** `want`: [name start, FLOPs, bytes, seconds or null]; compares to 1e-9. */
+function check(got, want, what) {
+  assert.equal(got.length, want.length, `${what}: ${JSON.stringify(got)}`);
+  for (const [name, flops, bytes, time] of want) {
+    const r = got.find((g) => g.name.startsWith(name));
+    assert.ok(r, `${what}: ${name} in ${got.map((g) => g.name)}`);
+    const near = (a, b, k) => assert.ok(Math.abs(Number(a) / b - 1) < 1e-9, `${what} ${name} ${k}: ${a} against ${b}`);
+    near(r.flops, flops, 'FLOPs');
+    near(r.bytes, bytes, 'bytes');
+    if (time === null) assert.equal(r.time, '', `${what} ${name}: a prediction has no time`);
+    else near(r.time, time, 'time');
+  }
+}
+
+async function pasteAndAdd(page, text, format) {
+  await page.fill(input, text);
+  await page.waitForFunction((f) => document.querySelector('[data-testid="points-format"]')?.dataset.value === f, format);
+  await page.click('[data-testid="points-apply"]');
+  await page.waitForSelector(rowSel);
+  assert.equal(await page.locator('[data-testid="points-errors"] li').count(), 0, `${format}: no problems`);
+}
+
+// FLOPs as Nsight Compute's roofline sums them: 2·4096³ tensor ops,
+// 2 × 16,777,216 FFMA and 4 × 8,388,608 HFMA (packed pairs) for the matmul.
+const NCU = [
+  ['void matmul_bf16', 137_438_953_472 + 33_554_432 + 33_554_432, 118_450_000, 196.38e-6],
+  ['void rmsnorm_pass<float>(float *, const float *, const float *, int, int) #1', 136_314_880, 268_470_000, 62.43e-6],
+  ['void rmsnorm_pass<float>(float *, const float *, const float *, int, int) #2', 134_217_728, 536_903_680, 124_862.08e-9],
+];
+
+test('Nsight Compute and XProf exports are read as printed, each kernel with its FLOPs, bytes and time', async () => {
+  const { page, context, problems } = await openPage(browser, `${server.url}?v=1&chip=h200`);
+  try {
+    await waitForDraw(page, 'roofline-canvas');
+    await page.click('[data-testid="points-open"]');
+    await page.waitForSelector(input);
+    await pasteAndAdd(page, doc('ncu-details.csv'), 'Nsight Compute CSV (default page)');
+    assert.match(await page.textContent('[data-testid="points-notes"]'), /FLOPs counted from/);
+    check(await rows(page), NCU, 'ncu details');
+    // Triage: the totals, and launches of one kernel grouped by name.
+    const total = NCU.reduce((t, k) => t + k[3], 0);
+    const totals = await page.textContent('[data-testid="points-totals"]');
+    assert.match(totals, /^3 kernels measured: /);
+    assert.ok(totals.includes(`${Math.round(total * 1e6)} µs in all`), totals);
+    await page.click('[data-testid="points-groups"] summary');
+    const groups = await page.$$eval('[data-testid="points-group"]', (gs) => gs.map((g) => [g.querySelector('th').textContent, g.dataset.count]));
+    assert.deepEqual(groups.map((g) => g[1]), ['1', '2'], JSON.stringify(groups));
+    assert.match(groups[1][0], /^void rmsnorm_pass<float>/);
+    await pasteAndAdd(page, doc('ncu-raw.csv'), 'Nsight Compute CSV (raw page)');
+    check(await rows(page), NCU, 'ncu raw');
+    // XProf: normalized GFLOP/s × total µs, ÷ the HBM operational intensity.
+    await pasteAndAdd(page, doc('xprof-roofline.csv'), 'XProf roofline table (CSV)');
+    check(await rows(page), [
+      ['fusion.12', 612_345e9 * 4100e-6, 612_345e9 * 4100e-6 / 713, 4100e-6],
+      ['add_multiply_fusion.3', 410.5e9 * 850e-6, 410.5e9 * 850e-6 / 0.0833, 850e-6],
+      ['reduce.7', 980e9 * 120e-6, 980e9 * 120e-6 / 0.25, 120e-6],
+    ], 'xprof');
+    // A plain table is still read as CSV, and says so.
+    await page.fill(input, 'name,flops,bytes,time_ms\na,1e12,1e9,2\n');
+    await page.waitForFunction(() => document.querySelector('[data-testid="points-format"]')?.dataset.value === 'CSV');
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('a JAX cost analysis without a time is a prediction at the roof; typing its time measures it, and the link keeps both', async () => {
+  const { page, context, problems } = await openPage(browser, `${server.url}?v=1&chip=h200`);
+  try {
+    await waitForDraw(page, 'roofline-canvas');
+    await page.click('[data-testid="points-open"]');
+    await page.waitForSelector(input);
+    await pasteAndAdd(page, doc('jax-cost-analysis.txt'), 'JAX cost_analysis()');
+    // matmul 2·8192³ FLOPs over 3·8192²·2 bytes in 1.6 ms; gelu 8 FLOPs and
+    // 4 bytes an element in 0.2 ms; softmax predicted.
+    check(await rows(page), [
+      ['matmul', 2 * 8192 ** 3, 3 * 8192 ** 2 * 2, 1.6e-3],
+      ['gelu', 8 * 8192 ** 2, 4 * 8192 ** 2, 0.2e-3],
+      ['softmax', 268_435_456, 268_435_456, null],
+    ], 'jax');
+    assert.match(await page.textContent('[data-testid="points-notes"]'), /without a measured time: predicted/);
+    const softmax = page.locator(rowSel, { hasText: 'softmax' });
+    assert.equal((await rows(page)).find((r) => r.name === 'softmax').fraction, 1, 'a prediction sits at the roof');
+    assert.match(await softmax.textContent(), /predicted/);
+    await page.waitForFunction(() => new URLSearchParams(location.search).get('pts')?.includes('softmax:1:~268435456'));
+    // A bad time says so beside the field; a good one measures it.
+    const field = softmax.locator('[data-testid="point-time"]');
+    await field.fill('soon');
+    await field.press('Tab');
+    assert.match(await page.textContent('[data-testid="point-time-error"]'), /Not a time/);
+    await field.fill('0.5 ms');
+    await field.press('Tab');
+    await page.waitForFunction(() => [...document.querySelectorAll('[data-testid="point-row"]')]
+      .some((r) => r.textContent.includes('softmax') && r.dataset.time === '0.0005'));
+    check(await rows(page), [
+      ['matmul', 2 * 8192 ** 3, 3 * 8192 ** 2 * 2, 1.6e-3],
+      ['gelu', 8 * 8192 ** 2, 4 * 8192 ** 2, 0.2e-3],
+      ['softmax', 268_435_456, 268_435_456, 0.5e-3],
+    ], 'jax timed');
+    await page.waitForFunction(() => !new URLSearchParams(location.search).get('pts')?.includes('~'));
+    // The link reopens the same points.
+    const again = await openPage(browser, page.url());
+    try {
+      await waitForDraw(again.page, 'roofline-canvas');
+      await again.page.waitForSelector(rowSel);
+      const back = await rows(again.page);
+      assert.equal(back.find((r) => r.name === 'softmax').time, '0.0005');
+    } finally {
+      await again.context.close();
+    }
+    // The snippets to measure it yourself.
+    await page.click('[data-testid="points-snippets"] summary');
+    assert.match(await page.textContent('[data-testid="snippet-jax"]'), /cost_analysis\(\)/);
+    assert.match(await page.textContent('[data-testid="snippet-torch"]'), /FlopCounterMode/);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
