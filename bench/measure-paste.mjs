@@ -1,5 +1,6 @@
-// Ten thousand measured kernels pasted (as JSON, then as CSV), read,
-// added to the points chart and redrawn after an edit (measurements).
+// Ten thousand measured kernels pasted (as JSON, as Nsight Compute's long
+// form, then as CSV), read, added to the points chart and redrawn after an
+// edit (measurements).
 import { openPage, waitForDraw } from '../tests/e2e/harness.mjs';
 import { median, round } from './common.mjs';
 
@@ -42,6 +43,24 @@ export async function measurements(browser, url, runs) {
       });
       const out = { rendered: [], preview: [], read: [], longest: [], apply: [], redraw: [] };
       const json = { rendered: [], preview: [], read: [], longest: [] };
+      const ncu = { rendered: [], preview: [], read: [], longest: [] };
+      // The same kernels as Nsight Compute prints its default page: a row
+      // per kernel and metric (bytes, time, FMA, add and mul counts), 50,002
+      // lines.
+      const ncuTable = (run) => {
+        const q = (cells) => cells.map((c) => `"${c}"`).join(',');
+        const rows = ['==PROF== Disconnected from process 1', q(['ID', 'Process ID', 'Process Name', 'Host Name', 'Kernel Name', 'Context', 'Stream', 'Section Name', 'Metric Name', 'Metric Unit', 'Metric Value'])];
+        for (let i = 0; i < 10000; i++) {
+          const f = 1e9 * (1 + (i % 97));
+          const head = [String(i), '1', 'python3', 'host', `k${i}`, '1', '7', 'Command line profiler metrics'];
+          rows.push(q([...head, 'dram__bytes.sum', 'byte', String(Math.round(f / (0.5 + (i % 613))))]));
+          rows.push(q([...head, 'gpu__time_duration.sum', 'usecond', String(5 + (i % 211) + run)]));
+          rows.push(q([...head, 'smsp__sass_thread_inst_executed_op_ffma_pred_on.sum', 'inst', String(f / 2 - 2)]));
+          rows.push(q([...head, 'smsp__sass_thread_inst_executed_op_fadd_pred_on.sum', 'inst', '2']));
+          rows.push(q([...head, 'smsp__sass_thread_inst_executed_op_fmul_pred_on.sum', 'inst', '2']));
+        }
+        return rows.join('\n');
+      };
       // The same kernels as a JSON list of objects.
       const jsonTable = (run) => JSON.stringify(table(run).split('\n').slice(1).map((line) => {
         const [name, flops, bytes, t] = line.split(',');
@@ -92,6 +111,7 @@ export async function measurements(browser, url, runs) {
       };
       for (let i = 0; i < n; i++) {
         await pasteAndRead(jsonTable(i), json);
+        await pasteAndRead(ncuTable(i), ncu);
         await pasteAndRead(table(i), out);
         let t0;
         await frame();
@@ -107,6 +127,7 @@ export async function measurements(browser, url, runs) {
       }
       out.points = document.querySelector('[data-testid="points-canvas"]')?.getAttribute('data-points');
       out.json = json;
+      out.ncu = ncu;
       return out;
     }, runs);
     if (res.points !== '10000') throw new Error(`the chart holds ${res.points} points, not 10000`);
@@ -121,6 +142,8 @@ export async function measurements(browser, url, runs) {
       json_paste_to_preview_frame: fig(res.json.preview),
       json_paste_to_all_read_frame: fig(res.json.read),
       json_longest_frame_while_reading: fig(res.json.longest),
+      ncu_paste_to_all_read_frame: fig(res.ncu.read),
+      ncu_longest_frame_while_reading: fig(res.ncu.longest),
       apply_to_drawn: fig(res.apply),
       edit_to_points_redrawn: fig(res.redraw),
       problems,
