@@ -6,9 +6,11 @@
 //! build (`scripts/build/build-wasm.sh`) moves it into `split_NAME.wasm`.
 //! `chunks.json` is the table of chunks (name, when it is fetched, its
 //! size limit) that the build, the size budget and the tests read.
-//! `storage.rs` is code two chunks share (the quiz's and the Learn page's
-//! progress), which the build puts in a shared `chunk_<n>.wasm`.
+//! `storage.rs` and `answer_style.rs` are code two chunks share (the
+//! quiz's and the Learn page's progress, and their stylesheet), which the
+//! build puts in a shared `chunk_<n>.wasm`.
 
+pub mod answer_style;
 pub mod batch;
 pub mod chip;
 pub mod compare;

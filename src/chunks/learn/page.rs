@@ -1,6 +1,7 @@
 //! The Learn page: the chapter in eight steps, each a few paragraphs worded
 //! by the core, one or two controls and a live figure.
 
+use crate::chunks::answer_style::ANSWER_STYLE;
 use leptos::prelude::*;
 use roofline_charts::{batch_for, roofline_for_view};
 use roofline_core::learn::{step as step_def, step_view, ControlKind, Figure, StepView, STEPS};
@@ -226,6 +227,7 @@ pub fn LearnPage(
     let open = Memo::new(move |_| step.get());
     view! {
         <div class="learn layout">
+            <style>{ANSWER_STYLE}</style>
             <nav class="panel q-list" aria-label="Steps">
                 <h2>"Steps"</h2>
                 <ol data-testid="learn-step-list">{list}</ol>

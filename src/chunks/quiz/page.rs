@@ -1,5 +1,6 @@
 //! The quiz: the chapter's practice questions and more, checked part by part.
 
+use crate::chunks::answer_style::ANSWER_STYLE;
 use std::sync::Arc;
 
 use crate::page::shown::shown;
@@ -154,6 +155,7 @@ pub fn QuizPage(
     };
     view! {
         <div class="quiz layout">
+            <style>{ANSWER_STYLE}</style>
             <nav class="panel q-list" aria-label="Questions">
                 <h2>"Questions"</h2>
                 <ol>{list}</ol>
