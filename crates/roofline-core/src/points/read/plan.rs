@@ -103,7 +103,7 @@ impl Plan {
     pub(super) fn mixed_notes(&self, notes: &mut Vec<String>) {
         if self.time.is_none() && self.rate.is_none() {
             notes.push(
-                "No column gives a time: each kernel is a prediction, placed at the roof (hollow on the chart). Type a time in the table to place one where it ran, or map a column to time.".to_string(),
+                "No column gives a time: each kernel is a prediction, placed at the roof (a square on the chart). Type a time in the table to place one where it ran, or map a column to time.".to_string(),
             );
         }
         let cols = [

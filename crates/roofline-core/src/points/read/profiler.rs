@@ -75,7 +75,7 @@ pub(super) fn into_reading(p: Parsed) -> Reading {
         .count();
     if predicted > 0 {
         reading.notes.push(format!(
-            "{predicted} without a measured time: predicted, placed at the roof (hollow on the chart). Type a time in the table to place one where it ran."
+            "{predicted} without a measured time: predicted, placed at the roof (a square on the chart). Type a time in the table to place one where it ran."
         ));
     }
     reading.errors.sort_by_key(|e| order(e.at));
