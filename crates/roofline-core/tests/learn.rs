@@ -66,6 +66,20 @@ fn step_9_decode_is_the_small_b_matmul() {
         "{t}"
     );
     assert!(t.contains("Model page"), "{t}");
+    // The matrix's exact crossing and the model's critical batch are two
+    // numbers, each named for what it is (int8 weights: 240 ÷ 2).
+    let critical = V5E_BF16 / V5E_HBM / 2.0;
+    assert!(
+        t.contains(&format!(
+            "critical batch, by the book’s shortcut (C ÷ W) × bytes per weight ÷ 2, is {} sequences",
+            format::count(critical)
+        )),
+        "{t}"
+    );
+    assert!(
+        t.contains("Counted with every byte, this matrix is compute-bound when B > "),
+        "{t}"
+    );
 }
 
 #[test]

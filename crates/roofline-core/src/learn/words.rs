@@ -463,7 +463,7 @@ pub(super) fn model_words(v: &CalcView, values: &[f64]) -> Result<Vec<String>, C
     Ok(vec![
         "A transformer is this chapter’s einsums repeated. Every layer’s Q, K, V and O projections and its MLP are matmuls X[B,D] · W[D,F], with B the tokens of the step. When a model generates text, each step makes one token for each sequence, so B is the number of sequences: a decode step is the small-B matmul of steps 5 and 6, once per weight matrix.".to_string(),
         format!(
-            "LLaMA-3-8B’s MLP matrix (D = 4096, F = 14336, {weights} weights, bf16 math) at B = {}: intensity {} against the critical {}, so it is {}. Its critical batch is {}: {} sequences before the weights’ math, not their loading, sets the pace.",
+            "LLaMA-3-8B’s MLP matrix (D = 4096, F = 14336, {weights} weights, bf16 math) at B = {}: intensity {} against the critical {}, so it is {}. Counted with every byte, this matrix is compute-bound {}. The whole model’s critical batch, by the book’s shortcut (C ÷ W) × bytes per weight ÷ 2, is {} sequences: past it the weights’ math, not their loading, sets the pace.",
             n(b),
             format::intensity(a.intensity),
             format::intensity(a.critical_intensity),
@@ -472,7 +472,7 @@ pub(super) fn model_words(v: &CalcView, values: &[f64]) -> Result<Vec<String>, C
             format::count(whole.critical_batch),
         ),
         format!(
-            "The whole model on one {}, with 2048 tokens cached per sequence{fits}: a decode step takes {}: {} to load the weights, {} to read the KV cache and {} of the weights’ math. Below the critical batch the step hardly grows with B, so each extra sequence is almost free: {} tokens per second at this batch.",
+            "The whole model on one {}, with 2048 tokens cached per sequence{fits}: a decode step takes {}: {} to load the weights, {} to read the KV cache and {} of the weights’ math, which overlaps the loading (the step is the KV read plus the larger of the other two). Below the critical batch the step hardly grows with B, so each extra sequence is almost free: {} tokens per second at this batch.",
             chip.name,
             format::seconds(whole.step_time),
             format::seconds(whole.t_weight_load),
