@@ -6,9 +6,10 @@
 //! build (`scripts/build/build-wasm.sh`) moves it into `split_NAME.wasm`.
 //! `chunks.json` is the table of chunks (name, when it is fetched, its
 //! size limit) that the build, the size budget and the tests read.
-//! `storage.rs` and `answer_style.rs` are code two chunks share (the
-//! quiz's and the Learn page's progress, and their stylesheet), which the
-//! build puts in a shared `chunk_<n>.wasm`.
+//! `storage.rs`, `answer_style.rs` and `table_style.rs` are code chunks
+//! share (the quiz's and the Learn page's progress and stylesheet; the
+//! tables' and derivations' stylesheet), which the build puts in a shared
+//! `chunk_<n>.wasm`.
 
 pub mod answer_style;
 pub mod batch;
@@ -22,4 +23,5 @@ pub mod network;
 pub mod quiz;
 pub mod storage;
 pub mod svg;
+pub mod table_style;
 pub mod why;

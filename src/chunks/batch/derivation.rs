@@ -2,6 +2,7 @@
 //! (in the batch chunk; its section and heading, `Derivation`, are in the
 //! first load, see `mod.rs`).
 
+use crate::chunks::table_style::TABLE_STYLE;
 use std::sync::Arc;
 
 use leptos::prelude::*;
@@ -20,6 +21,7 @@ pub fn steps_view(results: Memo<Arc<CalcView>>) -> impl IntoView {
     // updates the text inside them (see results.rs for why).
     let count = Memo::new(move |_| steps.with(|s| s.len()));
     view! {
+        <style>{TABLE_STYLE}</style>
         <ol class="derivation" data-testid="derivation">
             {move || {
                 (0..count.get())

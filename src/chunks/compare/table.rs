@@ -2,6 +2,7 @@
 //! data type's matrix peak and the vector unit's) and memory level;
 //! sortable; a row loads its chip, roof and level.
 
+use crate::chunks::table_style::TABLE_STYLE;
 use leptos::prelude::*;
 use roofline_core::calc::CalcInput;
 use roofline_core::compare::{compare_rows, CompareRow};
@@ -131,6 +132,7 @@ pub fn CompareTable(
     };
     view! {
         <div class="table-scroll">
+            <style>{TABLE_STYLE}</style>
             <table class="compare-table" data-testid="compare-table">
                 <thead>
                     <tr>

@@ -2,6 +2,7 @@
 //! load a table, check the column mapping and each row's problem, apply,
 //! and read the kernels against the roof in a sortable table.
 
+use crate::chunks::table_style::TABLE_STYLE;
 use std::sync::Arc;
 
 use leptos::prelude::*;
@@ -293,6 +294,7 @@ pub fn Measurements(
     let has_points = Memo::new(move |_| kernels.with(|k| !k.is_empty()));
     view! {
         <style>{STYLE}</style>
+        <style>{TABLE_STYLE}</style>
         <div class="measure-body">
             <p class="note">
                 "Paste or drop a table from a profiler: one row per kernel, with FLOPs, bytes and a time; or FLOP/s and an intensity; or a time and an operation in the book’s notation with its sizes. Headers such as flops, gflop, dram_bytes, time_ms, duration_us, flop/s and intensity are recognised, with units in the header or the cell (µs, ms, GB, GiB, TFLOP). Nsight Compute's CSV (ncu --csv, the default or the raw page), XProf's roofline table (Export as CSV) and JAX's printed cost_analysis() are read as they are printed; a kernel with FLOPs and bytes but no time is a prediction, drawn as a square at the roof until you type its time. CSV, TSV and JSON are read in the page: nothing is sent anywhere."

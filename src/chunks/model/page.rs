@@ -2,6 +2,7 @@
 //! right whether it fits, the regime, every result with its `data-value`,
 //! the two charts, every operation of a layer, and the derivation.
 
+use crate::chunks::table_style::TABLE_STYLE;
 use std::sync::Arc;
 
 use leptos::prelude::*;
@@ -127,6 +128,7 @@ pub fn model_page(
     };
     view! {
         <main class="layout model-page" data-testid="model-page">
+            <style>{TABLE_STYLE}</style>
             <div class="inputs">
                 <form class="panel" aria-label="Model inputs" on:submit=|ev| ev.prevent_default()>
                     {inputs(minput, mview, input, view, epoch)}
