@@ -236,9 +236,9 @@ fn several_chips() {
     let link = a.link.unwrap();
     close(
         link.bytes_per_layer,
-        2.0 * 32.0 * 8192.0 * 2.0,
+        2.0 * 32.0 * 8192.0,
         1e-12,
-        "2·B·D bf16",
+        "the book's 2·B·D bytes at bf16",
     );
     close(
         link.time,

@@ -293,7 +293,9 @@ pub fn analyze(run: &ModelRun, chip: &Chip) -> Result<ModelAnalysis, CoreError> 
             .find(|k| k.is_network())
             .and_then(|kind| chip.bandwidth(kind).ok().map(|bw| (kind, bw)))
             .map(|(kind, bw)| {
-                let bytes_per_layer = 2.0 * tokens * m.d_model * run.act.bytes();
+                // The book's 2·B·D bytes a layer, at bf16: the B·D
+                // activations at their type's size.
+                let bytes_per_layer = tokens * m.d_model * run.act.bytes();
                 let time = m.layers * bytes_per_layer / bw;
                 LinkTime {
                     kind,

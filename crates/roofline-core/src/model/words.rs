@@ -192,7 +192,7 @@ pub(super) fn fill(v: &mut ModelView, run: &ModelRun, a: &ModelAnalysis, chip: &
             l.time,
             format::seconds(l.time),
             format!(
-                "L × 2·{tok}·D activations ({} per layer) ÷ {} (one link, one direction).",
+                "L × {tok}·D activations at their type's size ({} per layer: the book's 2·B·D bytes at bf16) ÷ {} (one link, one direction).",
                 format::bytes(l.bytes_per_layer),
                 format::bandwidth(l.bandwidth)
             ),
