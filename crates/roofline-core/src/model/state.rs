@@ -31,8 +31,8 @@ pub struct ModelState {
     pub kv: DType,
     /// The activations' type.
     pub act: DType,
-    /// The weight matmuls' type; `None` = the wider of weights and
-    /// activations.
+    /// The type every matmul runs at; `None` = the wider of each one's two
+    /// inputs (see [`super::ModelRun::math`]).
     pub math: Option<DType>,
     /// The fraction of peak FLOP/s reached (0 to 1).
     pub eff_flops: f64,
