@@ -31,7 +31,7 @@ pub use roofline::{
     draw_roofline, draw_roofline_points, nearest, BandwidthLine, OpMarker, OtherRoof, PlotFrame,
     PointMark, Region, RooflineChart,
 };
-pub use spec::{point_marks, roofline_for_chip, roofline_for_view};
+pub use spec::{add_own_roofs, point_marks, roofline_for_chip, roofline_for_view};
 pub use theme::Theme;
 
 use plotters::prelude::*;

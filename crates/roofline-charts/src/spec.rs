@@ -116,6 +116,37 @@ fn roofline_under(
     })
 }
 
+/// The roofs of the data types kernels name ([`roofline_core::points::Against::Own`])
+/// added to `chart`, each once, unless the chart has it already.
+pub fn add_own_roofs(
+    chart: &mut RooflineChart,
+    placed: &[roofline_core::points::Placed],
+    roof: &roofline_core::points::Roof,
+) {
+    use roofline_core::points::Against;
+    let mut keys: Vec<String> = chart.roof_keys().split(',').map(str::to_string).collect();
+    let mut add = Vec::new();
+    for p in placed {
+        let Against::Own(d) = p.against else { continue };
+        if keys.iter().any(|k| k == d.name()) {
+            continue;
+        }
+        keys.push(d.name().to_string());
+        let (peak, _) = roof.peak_for(Some(d));
+        add.push(crate::roofline::OtherRoof {
+            key: d.name().to_string(),
+            label: format!(
+                "{} peak {} (kernels of that type)",
+                d.name(),
+                format::flops_rate(peak)
+            ),
+            short: format!("{} peak", d.name()),
+            peak,
+        });
+    }
+    chart.add_roofs(add);
+}
+
 /// Kernels placed under a roof as the roofline's points, most important
 /// first: those whose reaching the roof would save the most time, then the
 /// farthest under it (labels go to the first that fit).
@@ -166,6 +197,7 @@ mod tests {
             bandwidth: 1e12,
             line_key: "hbm".into(),
             line_name: "HBM".into(),
+            peaks: vec![],
         };
         let k = |name: &str, rate: f64, time: Option<f64>| Kernel {
             name: name.into(),
@@ -173,6 +205,7 @@ mod tests {
             rate,
             time,
             predicted: None,
+            dtype: None,
         };
         // At the roof each takes FLOPs / 1e14, so reaching it saves:
         // a 1 - 0.5 = 0.5 s, b 2 - 0.2 = 1.8 s, c 2 - 0.5 = 1.5 s,

@@ -5,8 +5,10 @@
 
 use proptest::prelude::*;
 use roofline_core::calc::{evaluate, CalcInput};
+use roofline_core::dtype::DType;
 use roofline_core::points::compact::{self, LINK_MAX_POINTS};
 use roofline_core::points::table::{self, SortKey};
+use roofline_core::points::Against;
 use roofline_core::points::{example, export, place, read, At, Binding, Kernel, Roof};
 
 /// TPU v5e's roof at bf16 against HBM (the catalogue's Google figures).
@@ -17,6 +19,7 @@ fn v5e() -> Roof {
         bandwidth: 8.2e11,
         line_key: "hbm".into(),
         line_name: "HBM".into(),
+        peaks: vec![(DType::Bf16, 1.97e14), (DType::Int8, 3.94e14)],
     }
 }
 
@@ -27,6 +30,7 @@ fn kernel(name: &str, intensity: f64, rate: f64, time: Option<f64>) -> Kernel {
         rate,
         time,
         predicted: None,
+        dtype: None,
     }
 }
 
@@ -398,4 +402,103 @@ fn totals_and_groups_summarise_a_profile() {
     assert_eq!((g[1].name.as_str(), g[1].count), ("norm", 1));
     assert_eq!(table::groups(&placed, 1).len(), 1);
     assert_eq!(table::totals(&[]).text(), None);
+}
+
+#[test]
+fn a_kernel_that_names_its_data_type_is_read_against_that_peak() {
+    // An int8 matmul at 300 TFLOP/s, intensity 1000: over v5e's bf16 roof
+    // (1.97e14), under its int8 one (3.94e14).
+    let text =
+        "name,flops,bytes,time_ms,dtype\nq,3e11,3e8,1,int8\nb,3e11,3e8,1,\nf,3e11,3e8,1,fp8\n";
+    let r = read(text, &[]);
+    assert!(r.errors.is_empty(), "{:?}", r.errors);
+    assert_eq!(r.columns[4].field, roofline_core::points::Field::Dtype);
+    let roof = v5e();
+    let placed: Vec<_> = r.kernels.iter().map(|k| place(k, &roof)).collect();
+    assert_eq!(placed[0].against, Against::Own(DType::Int8));
+    assert!(close(placed[0].roof, 3.94e14));
+    assert!(close(placed[0].fraction, 3e14 / 3.94e14));
+    assert_eq!(placed[0].binding_key(&roof), "int8");
+    // No type: the roof drawn, and above it.
+    assert_eq!(placed[1].against, Against::Drawn);
+    assert!(placed[1].above());
+    // A type the chip has no peak for: the roof drawn, said so.
+    assert_eq!(placed[2].against, Against::Missing(DType::Fp8));
+    assert!(close(placed[2].roof, 1.97e14));
+    // Its critical intensity is its own: int8 at 400 FLOPs/byte is
+    // memory-bound (3.94e14 / 8.2e11 = 480.5), bf16 is not (240.2).
+    let k = |d| Kernel {
+        dtype: d,
+        ..kernel("k", 400.0, 1e14, Some(1e-3))
+    };
+    assert_eq!(place(&k(Some(DType::Int8)), &roof).binding, Binding::Memory);
+    assert_eq!(place(&k(None), &roof).binding, Binding::Compute);
+    // The link and the export keep the type.
+    let link = compact::encode(&r.kernels).unwrap();
+    assert!(link.contains(":int8,") && link.ends_with(":fp8"), "{link}");
+    assert_eq!(compact::decode(&link).0, r.kernels);
+    let csv = export::csv(&r.kernels, &roof);
+    assert_eq!(read(&csv, &[]).kernels, r.kernels);
+    // A cell that is no data type is a row error that says so.
+    let bad = read(
+        "name,flops,bytes,time_ms,precision\nx,1e9,1e6,1,fp13\n",
+        &[],
+    );
+    assert_eq!(bad.errors.len(), 1);
+    assert!(
+        bad.errors[0].text().contains("'fp13' is not a data type"),
+        "{}",
+        bad.errors[0].text()
+    );
+    // A prediction keeps its type in the link.
+    let p = Kernel {
+        dtype: Some(DType::Int8),
+        ..Kernel::prediction("p".into(), 10.0, 1e9)
+    };
+    assert_eq!(
+        compact::encode(std::slice::from_ref(&p)).unwrap(),
+        "p:10:~1e9:int8"
+    );
+    assert_eq!(compact::decode("p:10:~1e9:int8").0, vec![p]);
+    assert!(!compact::decode("p:10:1e9:3:int9").1.is_empty());
+}
+
+#[test]
+fn a_tflops_column_whose_counts_put_kernels_far_above_the_roof_is_a_rate() {
+    use roofline_core::points::read::rate_by_roof;
+    use roofline_core::points::Field;
+    // 650 "TFLOPS" in 1 ms: as a count 6.5e17 FLOP/s, 3,300 times v5e's
+    // roof; as a rate, 650 TFLOP/s (above it, but a plausible misreading
+    // of the chip, not of the column).
+    let text = "name,TFLOPS,bytes,time_ms\na,650,1e9,1\nb,600,1e9,2\nc,700,2e9,1\n";
+    let r = read(text, &[]);
+    assert_eq!(r.columns[1].field, Field::Flops);
+    let roof = v5e();
+    let got = rate_by_roof(&r, &[], &roof).expect("read as a rate");
+    assert_eq!(got.choice, ("TFLOPS".to_string(), Field::Rate));
+    assert!(
+        got.note.starts_with("'TFLOPS' is read as FLOP/s"),
+        "{}",
+        got.note
+    );
+    // 650e15/1.97e14, 300e15/1.97e14 and 700e15/1.97e14: all three.
+    assert!(
+        got.note
+            .ends_with("it would put 3 of the 3 kernels more than 100 times above the roof."),
+        "{}",
+        got.note
+    );
+    let again = read(text, std::slice::from_ref(&got.choice));
+    assert!(again.errors.is_empty(), "{:?}", again.errors);
+    assert!(close(again.kernels[0].rate, 650e12));
+    // Read as the rate, no second look; nor when the user chose the field,
+    // nor when the counts are plausible.
+    assert_eq!(rate_by_roof(&again, &[got.choice], &roof), None);
+    let chosen = [("TFLOPS".to_string(), Field::Flops)];
+    assert_eq!(rate_by_roof(&read(text, &chosen), &chosen, &roof), None);
+    let plausible = read("name,TFLOPS,bytes,time_ms\na,0.1,1e9,1\n", &[]);
+    assert_eq!(rate_by_roof(&plausible, &[], &roof), None);
+    // A bare `flops` is a count, however high.
+    let bare = read("name,flops,bytes,time_ms\na,650e12,1e9,1\n", &[]);
+    assert_eq!(rate_by_roof(&bare, &[], &roof), None);
 }

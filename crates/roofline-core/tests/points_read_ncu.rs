@@ -76,11 +76,15 @@ fn details_page_example() {
     let r = read(DETAILS, &[]);
     assert_eq!(r.format, Some(Format::NcuLong));
     check(&r);
-    assert_eq!(r.notes.len(), 2, "{:?}", r.notes);
+    assert_eq!(r.notes.len(), 3, "{:?}", r.notes);
     assert!(
         r.notes[0].contains("fp32 and fp16 instructions (an FMA as 2) and tensor-core operations")
     );
-    assert!(r.notes[1].contains("fp32 instructions (an FMA as 2); tensor-core work is not counted"));
+    // The matmul's tensor work is all bf16: it is read at bf16.
+    assert!(r.notes[1].starts_with("A kernel whose tensor-core work is mostly of one data type"));
+    assert!(r.notes[2].contains("fp32 instructions (an FMA as 2); tensor-core work is not counted"));
+    let types: Vec<_> = r.kernels.iter().map(|k| k.dtype).collect();
+    assert_eq!(types, [Some(roofline_core::DType::Bf16), None, None]);
 }
 
 #[test]
@@ -134,4 +138,47 @@ fn a_large_raw_page_is_read_whole() {
     assert_eq!(r.kernels.len(), 15_000);
     assert_eq!(&*r.kernels[14_999].name, "k1 #14999");
     close(r.kernels[3].rate * 2e-6, 2.0 * 1003.0);
+}
+
+#[test]
+fn an_export_read_as_a_plain_table_starts_at_its_header_and_maps_by_hand() {
+    use roofline_core::points::read::{profiler_format, start_as};
+    use roofline_core::points::Field;
+    assert_eq!(profiler_format(RAW), Some(Format::NcuRaw));
+    assert_eq!(profiler_format("name,flops\nk,1\n"), None);
+    // The tensor count mapped as the FLOPs: the matmul's are its own.
+    let mapping = [(
+        "sm__ops_path_tensor_src_bf16_dst_fp32.sum".to_string(),
+        Field::Flops,
+    )];
+    let mut p = start_as(RAW, &mapping, 1, true);
+    while !p.done() {
+        p.more(RAW, 1);
+    }
+    let r = p.into_reading();
+    assert_eq!(r.format, Some(Format::Csv));
+    assert_eq!(r.columns[0].header, "ID");
+    assert!(r.notes[0].starts_with("The lines before the profiler's header are left out"));
+    assert!(
+        r.notes
+            .iter()
+            .any(|n| n == "The line under the header gives units; it is read as units."),
+        "{:?} {:?} {:?}",
+        r.notes,
+        r.errors,
+        r.columns
+    );
+    // The matmul is read (its bytes and time in the units row's units);
+    // the norms count no tensor work: their FLOPs are 0, refused.
+    assert_eq!(r.kernels.len(), 1, "{:?}", r.errors);
+    let k = &r.kernels[0];
+    assert!((k.flops().unwrap() / 137_438_953_472.0 - 1.0).abs() < 1e-12);
+    assert!((k.time.unwrap() / 196.38e-6 - 1.0).abs() < 1e-12);
+    assert_eq!(r.errors.len(), 2, "{:?}", r.errors);
+    // Lines count from the header.
+    assert_eq!(r.errors[0].at, At::Line(4));
+    // Read whole, the same.
+    let mut q = start_as(RAW, &mapping, usize::MAX, true);
+    q.more(RAW, usize::MAX);
+    assert_eq!(q.into_reading(), r);
 }

@@ -80,6 +80,62 @@ proptest! {
         prop_assert_eq!(in_slices(&text, first, &steps).0, whole);
     }
 
+    /// Nsight Compute's pages read in slices of any sizes give exactly the
+    /// reading of one read: the long form (a line per kernel and metric,
+    /// with the program's output, cut-off and short lines among them) and
+    /// the raw page (with its units row).
+    #[test]
+    fn nsight_slices_read_what_one_reading_reads(
+        rows in prop::collection::vec(
+            prop::sample::select(vec![
+                r#""1","app","k","gpu__time_duration.sum","usecond","1,024.5""#,
+                r#""1","app","k","dram__bytes.sum","Mbyte","2""#,
+                r#""1","app","k","smsp__sass_thread_inst_executed_op_ffma_pred_on.sum","inst","2,000,000""#,
+                r#""2","app","k","gpu__time_duration.sum","nsecond","900""#,
+                r#""2","app","k","dram__bytes_read.sum","Kbyte","5""#,
+                r#""2","app","k","dram__bytes_write.sum","Kbyte","5""#,
+                r#""2","app","k","smsp__sass_thread_inst_executed_op_hfma_pred_on.sum","inst","7""#,
+                r#""3","app","m","dram__bytes.sum","byte","6,72""#,
+                r#""3","app","m","gpu__time_duration.sum","msecond","1""#,
+                r#""ID","Process Name","Kernel Name","Metric Name","Metric Unit","Metric Value""#,
+                "==PROF== Disconnected", "hello from the app", "", r#""4","app"#, r#""5","app","k""#,
+            ]),
+            0..40,
+        ),
+        raw in any::<bool>(),
+        crlf in any::<bool>(),
+        first in 0usize..5,
+        steps in prop::collection::vec(0usize..6, 1..4),
+    ) {
+        let mut lines = vec!["==PROF== Connected to process 1"];
+        let body: Vec<String> = if raw {
+            lines.push(r#""ID","Kernel Name","gpu__time_duration.sum","dram__bytes.sum","smsp__sass_thread_inst_executed_op_ffma_pred_on.sum""#);
+            lines.push(r#""","","usecond","Mbyte","inst""#);
+            // The long form's rows, each a raw row: its ID, name and value
+            // in every metric column.
+            rows
+                .iter()
+                .map(|r| {
+                    let f: Vec<&str> = r.split("\",\"").collect();
+                    match f.as_slice() {
+                        [id, _, k, _, _, v] => {
+                            let v = v.trim_end_matches('"');
+                            format!(r#"{id}","{k}","{v}","{v}","{v}""#)
+                        }
+                        _ => (*r).to_string(),
+                    }
+                })
+                .collect()
+        } else {
+            lines.push(r#""ID","Process Name","Kernel Name","Metric Name","Metric Unit","Metric Value""#);
+            rows.iter().map(|r| (*r).to_string()).collect()
+        };
+        lines.extend(body.iter().map(String::as_str));
+        let text = lines.join(if crlf { "\r\n" } else { "\n" });
+        let whole = read(&text, &[]);
+        prop_assert_eq!(in_slices(&text, first, &steps).0, whole);
+    }
+
     /// Any text made of JSON's pieces, right or wrong, reads as serde reads
     /// the whole document: the same error at the same place, or none.
     #[test]

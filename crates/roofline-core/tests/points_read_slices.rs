@@ -179,3 +179,67 @@ fn a_large_json_list_is_read_a_slice_at_a_time() {
     );
     assert_eq!(in_slices(&text, 5, &[4096]).0, whole);
 }
+
+#[test]
+fn a_large_nsight_export_is_read_a_slice_at_a_time() {
+    // Nsight Compute's default page: a line per kernel and metric, the
+    // program's output between them, one kernel missing its bytes, and
+    // kernels past the limit.
+    let q = |cells: &[&str]| format!("\"{}\"\n", cells.join("\",\""));
+    let mut text = String::from("==PROF== Connected to process 7\n");
+    text += &q(&[
+        "ID",
+        "Process Name",
+        "Kernel Name",
+        "Metric Name",
+        "Metric Unit",
+        "Metric Value",
+    ]);
+    let n = MAX_ROWS + 3;
+    for i in 0..n {
+        let (id, flops) = (i.to_string(), (1000 * (i + 1)).to_string());
+        if i == 5 {
+            text += "step 5 done\n";
+        } else {
+            text += &q(&[&id, "python3", "gemm", "dram__bytes.sum", "Kbyte", "1,000"]);
+        }
+        text += &q(&[
+            &id,
+            "python3",
+            "gemm",
+            "gpu__time_duration.sum",
+            "usecond",
+            "2",
+        ]);
+        let ffma = "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum";
+        text += &q(&[&id, "python3", "gemm", ffma, "inst", &flops]);
+    }
+    let whole = read(&text, &[]);
+    assert_eq!(whole.kernels.len(), MAX_ROWS);
+    // Every name is shared, so each keeps its ID; FLOPs are 2 × FMAs.
+    let k = &whole.kernels[0];
+    assert_eq!(&*k.name, "gemm #0");
+    assert_close(k.intensity, 2000.0 / 1e6);
+    assert_close(k.rate, 2000.0 / 2e-6);
+    assert_eq!(&*whole.kernels[5].name, "gemm #6");
+    let got: Vec<String> = whole.errors.iter().map(|e| e.text()).collect();
+    assert_eq!(got.len(), 2, "{got:?}");
+    assert!(
+        got[0].starts_with("line 19: 'gemm #5': the export has no dram__bytes.sum"),
+        "{}",
+        got[0]
+    );
+    assert_eq!(
+        got[1],
+        "Only the first 20,000 rows were read; 2 more were left out. Split the input to read them."
+    );
+    // The first slice has lines, not kernels: none is measured until every
+    // line is gathered.
+    let p = start(&text, &[], 500);
+    assert!(!p.done());
+    assert!(p.reading().kernels.is_empty());
+    let (sliced, slices) = in_slices(&text, 500, &[500]);
+    assert_eq!(sliced, whole);
+    assert!(slices > 100, "{slices}");
+    assert_eq!(in_slices(&text, 0, &[1, 4096, 7]).0, whole);
+}

@@ -363,6 +363,7 @@ fn the_apps_export_reads_back() {
             rate: 1e14,
             time: Some(0.01),
             predicted: None,
+            dtype: None,
         }
     );
     assert_eq!(
@@ -373,6 +374,7 @@ fn the_apps_export_reads_back() {
             rate: 258111015384.61542,
             time: Some(6.5e-5),
             predicted: None,
+            dtype: None,
         }
     );
 }

@@ -303,6 +303,7 @@ fn kernels() -> impl Strategy<Value = String> {
                 rate,
                 time,
                 predicted: None,
+                dtype: None,
             },
         );
     prop::collection::vec(kernel, 0..5)

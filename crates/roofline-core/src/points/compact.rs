@@ -3,10 +3,12 @@
 //! Each kernel is `name:intensity:rate` or `name:intensity:rate:time`
 //! (FLOPs/byte, FLOP/s, seconds, each in the shortest text that reads back
 //! to the same number), or, for a prediction (no time),
-//! `name:intensity:~flops`; kernels are separated by `,`. In a name, `\`,
+//! `name:intensity:~flops`; a kernel read at its own data type ends in
+//! `:fp8` (any type's name); kernels are separated by `,`. In a name, `\`,
 //! `:` and `,` are written `\\`, `\:` and `\,`. A link carries at most
 //! [`LINK_MAX_POINTS`] kernels; more are saved to a file instead.
 
+use crate::dtype::DType;
 use crate::format::clip;
 use crate::num::{parse_f64, shortest};
 
@@ -41,14 +43,18 @@ pub fn encode(kernels: &[Kernel]) -> Option<String> {
             out.push_str(&shortest(k.intensity));
             out.push_str(":~");
             out.push_str(&shortest(flops));
-            continue;
+        } else {
+            for v in [Some(k.intensity), Some(k.rate), k.time]
+                .into_iter()
+                .flatten()
+            {
+                out.push(':');
+                out.push_str(&shortest(v));
+            }
         }
-        for v in [Some(k.intensity), Some(k.rate), k.time]
-            .into_iter()
-            .flatten()
-        {
+        if let Some(d) = k.dtype {
             out.push(':');
-            out.push_str(&shortest(v));
+            out.push_str(d.name());
         }
     }
     Some(out)
@@ -128,7 +134,27 @@ pub fn decode(text: &str) -> (Vec<Kernel>, Vec<RowError>) {
             });
             break;
         }
-        let fields = split_escaped(item, ':');
+        let mut fields = split_escaped(item, ':');
+        // A data type last (never a number): the kernel's own.
+        let dtype = match fields.last() {
+            Some(f) if fields.len() > 3 && parse_f64(f).is_none() && !f.starts_with('~') => {
+                match f.parse::<DType>() {
+                    Ok(d) => Some(d),
+                    Err(_) => {
+                        errors.push(RowError {
+                            at,
+                            message: "ends in something that is neither a number nor a data type"
+                                .to_string(),
+                        });
+                        continue;
+                    }
+                }
+            }
+            _ => None,
+        };
+        if dtype.is_some() {
+            fields.pop();
+        }
         let num = |j: usize| fields.get(j).and_then(|f| parse_f64(f));
         let ok = |v: f64| v.is_finite() && v > 0.0;
         let name = || clip_name(&unescape(fields.first().map_or("", String::as_str)));
@@ -136,7 +162,10 @@ pub fn decode(text: &str) -> (Vec<Kernel>, Vec<RowError>) {
         if let Some(flops) = fields.get(2).and_then(|f| f.strip_prefix('~')) {
             match (num(1), parse_f64(flops)) {
                 (Some(i), Some(f)) if ok(i) && ok(f) && fields.len() == 3 => {
-                    kernels.push(Kernel::prediction(name().into(), i, f));
+                    kernels.push(Kernel {
+                        dtype,
+                        ..Kernel::prediction(name().into(), i, f)
+                    });
                 }
                 _ => errors.push(RowError {
                     at,
@@ -159,6 +188,7 @@ pub fn decode(text: &str) -> (Vec<Kernel>, Vec<RowError>) {
                     rate: r,
                     time,
                     predicted: None,
+                    dtype,
                 })
             }
             _ => errors.push(RowError {

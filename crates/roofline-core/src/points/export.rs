@@ -8,7 +8,7 @@ use super::place::{place, Roof};
 use super::Kernel;
 
 /// The header of the export.
-pub const HEADER: [&str; 11] = [
+pub const HEADER: [&str; 12] = [
     "name",
     "flops",
     "bytes",
@@ -20,6 +20,7 @@ pub const HEADER: [&str; 11] = [
     "binding",
     "lower_bound_s",
     "time_saved_s",
+    "dtype",
 ];
 
 /// `kernels` placed under `roof`, as CSV text: [`HEADER`], then a row per
@@ -43,6 +44,7 @@ pub fn csv(kernels: &[Kernel], roof: &Roof) -> String {
             p.binding_key(roof).to_string(),
             num(p.lower_bound),
             num(p.saved),
+            k.dtype.map(|d| d.name().to_string()).unwrap_or_default(),
         ]);
     }
     for r in rows {

@@ -9,6 +9,8 @@
 
 use std::sync::Arc;
 
+use crate::dtype::DType;
+
 pub mod compact;
 pub mod example;
 pub mod export;
@@ -17,7 +19,7 @@ pub mod read;
 pub mod table;
 pub mod units;
 
-pub use place::{place, Binding, Placed, Roof};
+pub use place::{place, Against, Binding, Placed, Roof};
 pub use read::{read, Reading};
 
 /// What a column of the table holds; the preview lets the user change it.
@@ -41,11 +43,14 @@ pub enum Field {
     Op,
     /// The operation's sizes, e.g. `B=8 D=4096 F=4096`.
     Sizes,
+    /// The data type the kernel's math ran at (`bf16`, `fp8`): it is read
+    /// against the chip's peak at that type.
+    Dtype,
 }
 
 impl Field {
     /// Every field, in the order the mapping's menus list them.
-    pub const ALL: [Field; 9] = [
+    pub const ALL: [Field; 10] = [
         Field::Ignore,
         Field::Name,
         Field::Flops,
@@ -55,10 +60,11 @@ impl Field {
         Field::Intensity,
         Field::Op,
         Field::Sizes,
+        Field::Dtype,
     ];
 
     /// The key used in menus and tests: `ignore`, `name`, `flops`, `bytes`,
-    /// `time`, `rate`, `intensity`, `op`, `sizes`.
+    /// `time`, `rate`, `intensity`, `op`, `sizes`, `dtype`.
     pub fn key(self) -> &'static str {
         match self {
             Field::Ignore => "ignore",
@@ -70,6 +76,7 @@ impl Field {
             Field::Intensity => "intensity",
             Field::Op => "op",
             Field::Sizes => "sizes",
+            Field::Dtype => "dtype",
         }
     }
 
@@ -90,6 +97,7 @@ impl Field {
             Field::Intensity => "intensity (FLOPs/byte)",
             Field::Op => "operation (notation)",
             Field::Sizes => "sizes (B=… D=…)",
+            Field::Dtype => "data type (bf16, fp8, …)",
         }
     }
 }
@@ -111,6 +119,9 @@ pub struct Kernel {
     /// time is typed for it. Its `rate` is 0 and its `time` `None`; `None`
     /// for a measured kernel.
     pub predicted: Option<f64>,
+    /// The data type its math ran at, when the table says: it is read
+    /// against the chip's peak at that type, not the roof drawn.
+    pub dtype: Option<DType>,
 }
 
 impl Kernel {
@@ -122,6 +133,7 @@ impl Kernel {
             rate: 0.0,
             time: None,
             predicted: Some(flops),
+            dtype: None,
         }
     }
 
@@ -137,6 +149,7 @@ impl Kernel {
             rate: flops / time,
             time: Some(time),
             predicted: None,
+            dtype: self.dtype,
         })
     }
 

@@ -2,6 +2,7 @@
 //! of it reached, what binds, and the time it would take at the roof.
 
 use crate::calc::CalcView;
+use crate::dtype::DType;
 use crate::roofline::attained;
 
 use super::Kernel;
@@ -20,6 +21,9 @@ pub struct Roof {
     pub line_key: String,
     /// The line's name as shown: `HBM`.
     pub line_name: String,
+    /// The chip's peak at each data type it has, FLOP/s: a kernel that
+    /// names its type is read against that peak.
+    pub peaks: Vec<(DType, f64)>,
 }
 
 impl Roof {
@@ -35,7 +39,27 @@ impl Roof {
             bandwidth: s.chip.bandwidth(v.level1).ok()?,
             line_key: v.level1.key().to_string(),
             line_name: v.level1.name().to_string(),
+            peaks: s
+                .chip
+                .dtypes()
+                .into_iter()
+                .filter_map(|d| Some((d, s.chip.peak(d).ok()?)))
+                .collect(),
         })
+    }
+
+    /// The peak a kernel of data type `dtype` is read against, and which
+    /// roof that is.
+    pub fn peak_for(&self, dtype: Option<DType>) -> (f64, Against) {
+        match dtype {
+            Some(d) if d.name() != self.peak_key => {
+                match self.peaks.iter().find(|(x, _)| *x == d) {
+                    Some(&(_, p)) => (p, Against::Own(d)),
+                    None => (self.peak, Against::Missing(d)),
+                }
+            }
+            _ => (self.peak, Against::Drawn),
+        }
     }
 
     /// The roof at intensity `i`: `min(peak, i × bandwidth)`.
@@ -47,6 +71,17 @@ impl Roof {
     pub fn critical(&self) -> f64 {
         self.peak / self.bandwidth
     }
+}
+
+/// The roof a kernel is read against.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Against {
+    /// The roof drawn (the calculator's data type).
+    Drawn,
+    /// The chip's peak at the kernel's own data type.
+    Own(DType),
+    /// The roof drawn, because the chip has no peak at the kernel's type.
+    Missing(DType),
 }
 
 /// Which ceiling binds a kernel: the bandwidth line left of the critical
@@ -80,6 +115,8 @@ pub struct Placed {
     /// Measured time minus the time at the roof (what reaching the roof would
     /// save; negative above the roof), when the time is known.
     pub saved: Option<f64>,
+    /// The roof it is read against: the one drawn, or its data type's.
+    pub against: Against,
 }
 
 impl Placed {
@@ -93,7 +130,10 @@ impl Placed {
     pub fn binding_key<'a>(&self, roof: &'a Roof) -> &'a str {
         match self.binding {
             Binding::Memory => &roof.line_key,
-            Binding::Compute => &roof.peak_key,
+            Binding::Compute => match self.against {
+                Against::Own(d) => d.name(),
+                _ => &roof.peak_key,
+            },
         }
     }
 }
@@ -102,15 +142,16 @@ impl Placed {
 pub const ABOVE_CAUSES: [&str; 5] = [
     "a unit misread (µs taken as ms, GB as GiB, FLOPs as TFLOPs)",
     "a sparse peak taken for the dense one the chip really runs at",
-    "a kernel that ran at a lower precision (fp8, int8) than the roof drawn: choose that type under \"Math runs at\" to read it against its own roof",
+    "a kernel that ran at a lower precision (fp8, int8) than the roof drawn: give the table a dtype column (fp8) to read it against its own roof, or choose that type under \"Math runs at\"",
     "FLOPs counted once per multiply-add, where the roofline counts two",
     "data served by a faster level (a cache or VMEM) than the line drawn, so fewer bytes crossed it than were counted",
 ];
 
 /// Places `k` under `roof`.
 pub fn place(k: &Kernel, roof: &Roof) -> Placed {
-    let r = roof.at(k.intensity);
-    let binding = if k.intensity < roof.critical() {
+    let (peak, against) = roof.peak_for(k.dtype);
+    let r = attained(peak, roof.bandwidth, k.intensity);
+    let binding = if k.intensity < peak / roof.bandwidth {
         Binding::Memory
     } else {
         Binding::Compute
@@ -125,5 +166,6 @@ pub fn place(k: &Kernel, roof: &Roof) -> Placed {
         binding,
         lower_bound,
         saved: k.time.zip(lower_bound).map(|(t, lb)| t - lb),
+        against,
     }
 }

@@ -5,7 +5,7 @@ use std::cmp::Ordering;
 
 use crate::format;
 
-use super::place::{Binding, Placed, Roof};
+use super::place::{Against, Binding, Placed, Roof};
 
 /// What the table is sorted by.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -87,6 +87,11 @@ pub struct PointRow {
     pub above: bool,
     /// A prediction (no time yet): the table offers a field for its time.
     pub predicted: bool,
+    /// The roof it is read against when it names its own data type
+    /// (`int8 roof`), or why it is not; empty for the roof drawn.
+    pub against: String,
+    /// The data type it names (for `data-dtype`); empty for none.
+    pub dtype: String,
     /// FLOPs, bytes and seconds, unrounded (for `data-flops`,
     /// `data-bytes`, `data-time`); empty where the kernel has no time.
     pub values: [String; 3],
@@ -96,7 +101,21 @@ pub struct PointRow {
 fn binding_words(p: &Placed, roof: &Roof) -> String {
     match p.binding {
         Binding::Memory => format!("{} bandwidth", roof.line_name),
-        Binding::Compute => format!("{} peak", roof.peak_key),
+        Binding::Compute => format!("{} peak", p.binding_key(roof)),
+    }
+}
+
+/// The roof a kernel with its own data type is read against, in words
+/// (empty for the roof drawn).
+fn against_words(p: &Placed, roof: &Roof) -> String {
+    match p.against {
+        Against::Drawn => String::new(),
+        Against::Own(d) => format!("{} roof", d.name()),
+        Against::Missing(d) => format!(
+            "no {} peak on this chip: read against the {} roof",
+            d.name(),
+            roof.peak_key
+        ),
     }
 }
 
@@ -130,6 +149,12 @@ pub fn row(index: usize, p: &Placed, roof: &Roof) -> PointRow {
             s => opt(s),
         },
         above: p.above(),
+        against: against_words(p, roof),
+        dtype: p
+            .kernel
+            .dtype
+            .map(|d| d.name().to_string())
+            .unwrap_or_default(),
         values: [p.kernel.flops(), p.kernel.bytes(), p.kernel.time]
             .map(|v| v.map_or_else(String::new, |v| v.to_string())),
     }

@@ -61,7 +61,7 @@ impl Kind {
             Field::Flops => Some(Kind::Flops),
             Field::Rate => Some(Kind::Rate),
             Field::Intensity => Some(Kind::Intensity),
-            Field::Ignore | Field::Name | Field::Op | Field::Sizes => None,
+            Field::Ignore | Field::Name | Field::Op | Field::Sizes | Field::Dtype => None,
         }
     }
 

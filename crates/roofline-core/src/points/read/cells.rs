@@ -136,6 +136,11 @@ pub(super) fn value(cell: Cell<'_>, col: &mut Col, kind: Kind) -> Result<Option<
                 }
             },
             Err(Problem::NotANumber) => return Err(format!("{label} is not a number{}", quoted(s))),
+            // An export that writes thousands separators (Nsight
+            // Compute's, read as a plain table): `2,147,483,648`.
+            Err(Problem::Comma) if col.thousands && super::ncu::number(s).is_ok() => {
+                (super::ncu::number(s).unwrap_or_default(), None)
+            }
             Err(Problem::Comma) => {
                 return Err(format!(
                     "{label}{} has a comma; write numbers with a decimal point and no thousands separators",

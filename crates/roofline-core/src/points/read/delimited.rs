@@ -26,6 +26,9 @@ pub(super) struct Rest {
     reader: Reader,
 }
 
+/// Nsight Compute's units of counts, in its units row.
+const COUNT_UNITS: [&str; 6] = ["inst", "Kinst", "Minst", "Ginst", "cycle", "%"];
+
 /// A csv reader of `bytes` with the app's settings.
 fn csv_reader(delimiter: u8, bytes: &[u8]) -> csv::Reader<&[u8]> {
     ReaderBuilder::new()
@@ -50,7 +53,15 @@ fn csv_error(lines: &mut LineCounter, text: &str, at: usize, e: &csv::Error) -> 
 
 /// Reads the header (and a row of units under it), then up to `rows`
 /// records; the [`Rest`] is `None` when the text is read to its end.
-pub(super) fn start(text: &str, mapping: &[Choice], rows: usize) -> (Reading, Option<Rest>) {
+/// `export`: the text is a profiler's export (Nsight Compute's) read as a
+/// plain table: its numbers have thousands separators, and its units row
+/// has count units (`inst`) too.
+pub(super) fn start(
+    text: &str,
+    mapping: &[Choice],
+    rows: usize,
+    export: bool,
+) -> (Reading, Option<Rest>) {
     let first = text
         .lines()
         .map(str::trim)
@@ -88,8 +99,11 @@ pub(super) fn start(text: &str, mapping: &[Choice], rows: usize) -> (Reading, Op
     match rdr.read_record(&mut record) {
         Ok(true) => {
             let blank = |c: &str| c.trim().is_empty();
+            let count = |c: &str| export && COUNT_UNITS.contains(&c.trim());
             let is_units = record.iter().any(|c| !blank(c))
-                && record.iter().all(|c| blank(c) || units::unit(c).is_some());
+                && record
+                    .iter()
+                    .all(|c| blank(c) || count(c) || units::unit(c).is_some());
             if is_units {
                 for (i, c) in record.iter().enumerate() {
                     let (Some(col), Some(hu)) = (columns.get_mut(i), header_units.get_mut(i))
@@ -116,7 +130,10 @@ pub(super) fn start(text: &str, mapping: &[Choice], rows: usize) -> (Reading, Op
         }
     }
     reading.columns = columns;
-    let plan = Plan::new(&reading.columns, &header_units);
+    let mut plan = Plan::new(&reading.columns, &header_units);
+    if export {
+        plan.allow_thousands();
+    }
     let Some(reader) = finish(&mut reading, plan) else {
         return (reading, None);
     };

@@ -40,6 +40,16 @@ const LAUNCH_WORDS: [&str; 6] = ["block", "grid", "waves", "registers", "threads
 /// Words of a header naming where a kernel ran, not the kernel.
 const HOST_WORDS: [&str; 6] = ["process", "host", "device", "context", "stream", "gpu"];
 
+/// Headers (squashed) of a data type column.
+const DTYPE_HEADERS: [&str; 6] = [
+    "dtype",
+    "datatype",
+    "precision",
+    "mathdtype",
+    "computedtype",
+    "computeprecision",
+];
+
 /// Words next to a FLOP word that make it a rate.
 const RATE_WORDS: [&str; 5] = ["achieved", "attained", "throughput", "perf", "performance"];
 
@@ -131,6 +141,10 @@ pub(super) fn guess(header: &str) -> Guess {
     }
     if squashed == "id" {
         return with(Field::Name, None, 1);
+    }
+    // The data type the math ran at.
+    if DTYPE_HEADERS.contains(&squashed.as_str()) {
+        return with(Field::Dtype, None, 2);
     }
     // A FLOP word, and what follows it.
     for (i, tok) in tokens.iter().enumerate() {
@@ -310,6 +324,15 @@ pub(super) fn resolve(
     guesses
 }
 
+/// Whether header `h` is a scaled plural of FLOP (`TFLOPS`, `GFLOPS`),
+/// as people write a rate; a bare `flops` is as often a count.
+pub(super) fn scaled_plural(h: &str) -> bool {
+    let lower = h.trim().to_lowercase();
+    let stem = split_bracket(&lower).0.trim();
+    stem.strip_suffix("flops")
+        .is_some_and(|p| matches!(p, "k" | "m" | "g" | "t" | "p" | "e"))
+}
+
 /// A FLOP column headed as people write a rate (`TFLOPS`, `GFLOPS`, not
 /// a bare `flops`) beside an intensity, in a table with no time, bytes or
 /// FLOP/s column: the data can only mean a rate, so it is read as one, and
@@ -321,14 +344,7 @@ fn rate_by_data(headers: &[String], guesses: &mut [Guess], notes: Option<&mut Ve
     if has(Field::Time) || has(Field::Rate) || has(Field::Bytes) || !has(Field::Intensity) {
         return;
     }
-    let looks = |h: &String| {
-        let lower = h.trim().to_lowercase();
-        let stem = split_bracket(&lower).0.trim();
-        // A scaled plural (`tflops`, `gflops`): a bare `flops` is as often
-        // a count.
-        stem.strip_suffix("flops")
-            .is_some_and(|p| matches!(p, "k" | "m" | "g" | "t" | "p" | "e"))
-    };
+    let looks = |h: &String| scaled_plural(h);
     let Some(i) = (0..guesses.len()).find(|&i| {
         guesses
             .get(i)

@@ -279,6 +279,7 @@ pub(super) fn read(text: &str) -> Option<Parsed> {
                     bytes,
                     time,
                     at,
+                    dtype: None,
                 };
                 parsed.kernels.push(m);
             }

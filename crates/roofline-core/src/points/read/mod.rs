@@ -25,6 +25,7 @@
 //! `cells.rs`, a cell read as a number, in limits, or as sizes; and
 //! `rows.rs`, a row's cells made into a kernel.
 
+mod by_roof;
 mod cells;
 mod delimited;
 mod headers;
@@ -36,6 +37,7 @@ mod profiler;
 mod rows;
 mod xprof;
 
+pub use by_roof::{rate_by_roof, RateByRoof, RATE_BY_ROOF};
 use cells::Cell;
 use headers::{guess, map_columns, map_guessed, resolve, Guess};
 use plan::Plan;
@@ -65,6 +67,12 @@ pub enum Format {
 }
 
 impl Format {
+    /// Whether it is a profiler's own export (read by its own rules, not
+    /// by the mapping).
+    pub fn is_profiler(self) -> bool {
+        !matches!(self, Format::Csv | Format::Tsv | Format::Json)
+    }
+
     /// The format's name as the preview shows it.
     pub fn name(self) -> &'static str {
         match self {
@@ -163,6 +171,7 @@ pub struct Progress {
 enum Rest {
     Delimited(delimited::Rest),
     Json(json::Rest),
+    Profiler(profiler::Rest),
 }
 
 impl Progress {
@@ -192,6 +201,7 @@ impl Progress {
             self.rest = match rest {
                 Rest::Delimited(r) => delimited::more(text, reading, r, rows).map(Rest::Delimited),
                 Rest::Json(r) => json::more(text, reading, r, rows).map(Rest::Json),
+                Rest::Profiler(r) => profiler::more(text, reading, r, rows).map(Rest::Profiler),
             };
         }
     }
@@ -200,6 +210,20 @@ impl Progress {
 /// Starts reading `text` (`mapping` as for [`read`]): the columns and the
 /// first `rows` rows; [`Progress::more`] reads on.
 pub fn start(text: &str, mapping: &[Choice], rows: usize) -> Progress {
+    start_as(text, mapping, rows, false)
+}
+
+/// The profiler export `text` is, by its format ([`Format::NcuLong`], …);
+/// `None` when it is a plain table (or nothing).
+pub fn profiler_format(text: &str) -> Option<Format> {
+    let body = text.strip_prefix('\u{feff}').unwrap_or(text);
+    profiler::start(body, 0).and_then(|(r, _)| r.format)
+}
+
+/// [`start`], or, when `plain`, `text` read as a plain table (CSV, TSV,
+/// JSON) even when it is a profiler's export, so that its columns can be
+/// mapped by hand.
+pub fn start_as(text: &str, mapping: &[Choice], rows: usize, plain: bool) -> Progress {
     let done = |reading: Reading| Progress {
         reading,
         skip: 0,
@@ -221,19 +245,33 @@ pub fn start(text: &str, mapping: &[Choice], rows: usize) -> Progress {
     if first.is_empty() {
         return done(Reading::default());
     }
-    if let Some(p) = profiler::recognise(body) {
+    if let Some((reading, rest)) = (!plain).then(|| profiler::start(body, rows)).flatten() {
         return Progress {
+            reading,
             skip,
-            ..done(profiler::into_reading(p))
+            rest: rest.map(Rest::Profiler),
         };
     }
-    let (reading, rest) = if first.starts_with(['[', '{']) {
+    // Read as a plain table, a profiler's export starts at its header:
+    // the lines before it (`==PROF==`) are the profiler's own.
+    let table = if plain { ncu::table_start(body) } else { 0 };
+    let (body, skip) = match body.get(table..) {
+        Some(b) if table > 0 => (b, skip + table),
+        _ => (body, skip),
+    };
+    let (mut reading, rest) = if first.starts_with(['[', '{']) {
         let (reading, rest) = json::start(body, mapping, rows);
         (reading, rest.map(Rest::Json))
     } else {
-        let (reading, rest) = delimited::start(body, mapping, rows);
+        let (reading, rest) = delimited::start(body, mapping, rows, table > 0);
         (reading, rest.map(Rest::Delimited))
     };
+    if table > 0 {
+        reading.notes.insert(
+            0,
+            "The lines before the profiler's header are left out; line numbers count from the header.".to_string(),
+        );
+    }
     Progress {
         reading,
         skip,

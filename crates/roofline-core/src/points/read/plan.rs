@@ -19,6 +19,9 @@ pub(super) struct Col {
     /// The last unit text read in a cell, and its unit (a column's cells
     /// mostly repeat one).
     pub(super) cache: (String, Option<Unit>),
+    /// Whether its numbers may have thousands separators (an export that
+    /// writes them, read as a plain table).
+    pub(super) thousands: bool,
 }
 
 #[derive(Debug, Default)]
@@ -31,6 +34,7 @@ pub(super) struct Plan {
     pub(super) intensity: Option<Col>,
     pub(super) op: Option<Col>,
     pub(super) sizes: Option<Col>,
+    pub(super) dtype: Option<Col>,
 }
 
 impl Plan {
@@ -46,6 +50,7 @@ impl Plan {
                 unit: header_units.get(index).copied().flatten(),
                 seen: Vec::new(),
                 cache: (String::new(), None),
+                thousands: false,
             };
             let slot = match c.field {
                 Field::Ignore => continue,
@@ -57,12 +62,27 @@ impl Plan {
                 Field::Intensity => &mut plan.intensity,
                 Field::Op => &mut plan.op,
                 Field::Sizes => &mut plan.sizes,
+                Field::Dtype => &mut plan.dtype,
             };
             if slot.is_none() {
                 *slot = Some(col);
             }
         }
         plan
+    }
+
+    /// Lets every column's numbers have thousands separators.
+    pub(super) fn allow_thousands(&mut self) {
+        let cols = [
+            &mut self.flops,
+            &mut self.bytes,
+            &mut self.time,
+            &mut self.rate,
+            &mut self.intensity,
+        ];
+        for c in cols.into_iter().flatten() {
+            c.thousands = true;
+        }
     }
 
     /// What no row can have, given the columns: `None` when every need can

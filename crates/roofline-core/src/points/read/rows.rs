@@ -5,6 +5,7 @@
 use super::cells::{in_limits, sizes_of, value, Cell};
 use super::plan::{Col, Plan};
 use super::{count, input_error, unsafe_text, Reading, MAX_ROWS, NAME_CHARS};
+use crate::dtype::DType;
 use crate::format;
 use crate::op::Operation;
 use crate::points::units::Kind;
@@ -21,6 +22,7 @@ struct Row<'a> {
     intensity: Option<f64>,
     op: Option<&'a str>,
     sizes: Cell<'a>,
+    dtype: Option<DType>,
 }
 
 /// The state kept across rows.
@@ -41,6 +43,7 @@ impl Reader {
         let name_cell = get(&self.plan.name);
         let op_cell = get(&self.plan.op);
         let sizes_cell = get(&self.plan.sizes);
+        let dtype_cell = get(&self.plan.dtype);
         let (fc, bc, tc, rc, ic) = (
             get(&self.plan.flops),
             get(&self.plan.bytes),
@@ -77,6 +80,36 @@ impl Reader {
                 None
             }
         };
+        let dtype = match dtype_cell {
+            Cell::Text(s) if !s.trim().is_empty() => match s.parse::<DType>() {
+                Ok(d) => Some(d),
+                Err(e) => {
+                    let label = self
+                        .plan
+                        .dtype
+                        .as_ref()
+                        .map_or("dtype", |c| c.label.as_str());
+                    let m = e.to_string();
+                    problems.push(if unsafe_text(&m) {
+                        format!("{label} is not a data type (try fp32, bf16, fp16, fp8, int8, fp4 or int4)")
+                    } else {
+                        format!("{label}: {m}")
+                    });
+                    None
+                }
+            },
+            Cell::Empty | Cell::Text(_) => None,
+            _ => {
+                problems.push(format!(
+                    "{} should be a data type (bf16, fp8, …)",
+                    self.plan
+                        .dtype
+                        .as_ref()
+                        .map_or("dtype", |c| c.label.as_str())
+                ));
+                None
+            }
+        };
         if !problems.is_empty() {
             return Err(problems.joined("; "));
         }
@@ -89,6 +122,7 @@ impl Reader {
             intensity,
             op,
             sizes: sizes_cell,
+            dtype,
         };
         self.derive(row, n)
     }
@@ -203,7 +237,10 @@ impl Reader {
         let predicts = (self.plan.time.is_none() && self.plan.rate.is_none())
             || (self.plan.time.is_some() && self.plan.rate.is_some());
         if let (true, None, None, Some(f), Some(i)) = (predicts, rate, t, f, intensity) {
-            return Ok(Kernel::prediction(name.into(), i, f));
+            return Ok(Kernel {
+                dtype: row.dtype,
+                ..Kernel::prediction(name.into(), i, f)
+            });
         }
         let (Some(rate), Some(intensity)) = (rate, intensity) else {
             return Err(format!("needs {}", lacks.joined("; it also needs ")));
@@ -217,6 +254,7 @@ impl Reader {
             rate,
             time,
             predicted: None,
+            dtype: row.dtype,
         })
     }
 }

@@ -98,6 +98,7 @@ pub(super) fn read(text: &str) -> Option<Parsed> {
                 bytes,
                 time: Some(seconds),
                 at,
+                dtype: None,
             }),
             Err(message) => parsed.errors.push(RowError { at, message }),
         }

@@ -19,9 +19,9 @@
 use std::collections::HashMap;
 
 use super::profiler::{Measured, Parsed};
-use super::{quote, quoted, Format, NAME_CHARS};
+use super::{quote, Format, NAME_CHARS};
+use crate::dtype::DType;
 use crate::format;
-use crate::num::parse_f64_std;
 use crate::points::{At, RowError};
 
 /// The kernel's duration.
@@ -36,6 +36,8 @@ const BYTES: &str = "dram__bytes.sum";
 const BYTES_READ: &str = "dram__bytes_read.sum";
 /// Bytes written to DRAM, when [`BYTES`] is absent.
 const BYTES_WRITE: &str = "dram__bytes_write.sum";
+/// The SASS instruction counts' names, after `smsp__` (or `sm__`).
+const SASS: &str = "sass_thread_inst_executed_op_";
 /// The start of the tensor cores' per-source operation counts.
 const TENSOR: &str = "sm__ops_path_tensor_src_";
 /// The metrics to ask for, in messages.
@@ -53,8 +55,25 @@ const PRECISIONS: [(&str, &str, [f64; 3]); 3] = [
     ("f", "fp32", [1.0, 1.0, 2.0]),
     ("h", "fp16", [2.0, 2.0, 4.0]),
 ];
-/// The instructions counted, in the order of [`PRECISIONS`]' weights.
-const OPS: [&str; 3] = ["add", "mul", "fma"];
+/// The instruction counts read, by precision (as [`PRECISIONS`]) and
+/// instruction (add, mul, fma, as its weights).
+const SASS_NAMES: [[&str; 3]; 3] = [
+    [
+        "smsp__sass_thread_inst_executed_op_dadd_pred_on.sum",
+        "smsp__sass_thread_inst_executed_op_dmul_pred_on.sum",
+        "smsp__sass_thread_inst_executed_op_dfma_pred_on.sum",
+    ],
+    [
+        "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum",
+        "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum",
+        "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum",
+    ],
+    [
+        "smsp__sass_thread_inst_executed_op_hadd_pred_on.sum",
+        "smsp__sass_thread_inst_executed_op_hmul_pred_on.sum",
+        "smsp__sass_thread_inst_executed_op_hfma_pred_on.sum",
+    ],
+];
 
 /// What a metric's value measures, which decides the units it may have.
 #[derive(Clone, Copy)]
@@ -67,12 +86,25 @@ enum Kind {
     Count,
 }
 
+/// Whether metric `name` is one the reading uses (a default page has
+/// dozens per kernel; the others are not kept).
+fn wanted(name: &str) -> bool {
+    let sass = name
+        .strip_prefix("smsp__")
+        .or_else(|| name.strip_prefix("sm__"))
+        .is_some_and(|r| r.starts_with(SASS) && r.ends_with("_pred_on.sum"));
+    sass || name.starts_with(TENSOR)
+        || [TIME, SOL_TIME, BYTES, BYTES_READ, BYTES_WRITE].contains(&name)
+}
+
 /// One metric of a kernel as the export gives it.
 struct Metric {
     /// Its unit, as written (`Kbyte`, `nsecond`, `inst`, empty).
     unit: String,
     /// Its value, as written (`1,024.35`, `n/a`).
     value: String,
+    /// Whether it is an `sm__` count standing in for its `smsp__` twin.
+    fallback: bool,
 }
 
 /// One kernel (one `ID`) as gathered from its rows.
@@ -81,20 +113,110 @@ struct Launch {
     id: String,
     /// Its `Kernel Name`.
     name: String,
+    /// That name as the app shows it (clipped).
+    shown: String,
     /// The line of its first row, 1-based.
     line: usize,
-    /// Its metrics by name.
-    metrics: HashMap<String, Metric>,
+    /// The metrics read ([`wanted`]), by name.
+    metrics: Vec<(String, Metric)>,
 }
 
 /// Reads `text` when it is an Nsight Compute CSV export; `None` when it is
-/// not (no header line starting `"ID",` with a `Kernel Name` column, and
-/// either `Metric Name`/`Metric Value` columns or metric columns).
+/// not. The whole text at once: [`start`] and [`Rest::step`] read it a
+/// slice at a time, as the app does.
+#[cfg(test)]
 pub(super) fn read(text: &str) -> Option<Parsed> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l.trim()));
-    let header = lines.find(|(_, l)| l.starts_with("\"ID\","))?.1;
-    let header = split(header)?;
+    let mut rest = start(text)?;
+    let mut parsed = Parsed {
+        format: rest.format,
+        kernels: Vec::new(),
+        errors: Vec::new(),
+        notes: Vec::new(),
+    };
+    while !rest.step(text, usize::MAX, &mut parsed) {}
+    Some(parsed)
+}
+
+/// An Nsight Compute export being read: its lines gathered into launches
+/// (a slice of lines at a time), then each launch measured (a slice of
+/// launches at a time).
+pub(super) struct Rest {
+    /// The page recognised.
+    pub format: Format,
+    /// The byte offset of the next line to gather.
+    at: usize,
+    /// That line's number, 1-based.
+    line: usize,
+    /// The header's fields.
+    header: Vec<String>,
+    /// The `ID` column.
+    id: usize,
+    /// The `Kernel Name` column.
+    name: usize,
+    /// The `Section Name` column, when there is one.
+    section: Option<usize>,
+    /// The long form's `Metric Name`, `Metric Unit` and `Metric Value`
+    /// columns; `None` on the raw page.
+    long: Option<[usize; 3]>,
+    /// Each launch's index in [`Rest::launches`], by its `ID`.
+    by_id: HashMap<String, usize>,
+    /// The launches, in the order of their first line.
+    launches: Vec<Launch>,
+    /// The raw page's units row.
+    units: Option<Vec<String>>,
+    /// Whether a line was refused (so an export with no kernels says why).
+    refused: bool,
+    /// How many launches have each name as the app shows it (clipped),
+    /// so that a shared one gets its ID.
+    shared: HashMap<String, usize>,
+    /// Whether every line is gathered.
+    gathered: bool,
+    /// The next launch to measure.
+    next: usize,
+    /// The launch the last line went to.
+    last: Option<usize>,
+    /// Whether a kernel was given its tensor work's data type (and the
+    /// note saying so made).
+    typed: bool,
+    /// The ways of counting FLOPs noted so far, a bit for each
+    /// [`Counted`].
+    noted: u16,
+    /// The raw page's columns of metrics read ([`wanted`]).
+    metric_columns: Vec<usize>,
+    /// The fields of the line being read (kept to reuse its room).
+    fields: Vec<(usize, usize)>,
+}
+
+/// Where the table of an Nsight Compute export starts in `text` (the byte
+/// offset of its `"ID",` line); 0 when it has none.
+pub(super) fn table_start(text: &str) -> usize {
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        if line.trim_start().starts_with("\"ID\",") {
+            return at;
+        }
+        at += line.len();
+    }
+    0
+}
+
+/// Starts reading `text` when it is an Nsight Compute CSV export (a header
+/// line starting `"ID",` with a `Kernel Name` column, and either
+/// `Metric Name`/`Metric Value` columns or metric columns); `None` when it
+/// is not.
+pub(super) fn start(text: &str) -> Option<Rest> {
+    let (mut at, mut line) = (0, 0);
+    let header = loop {
+        let rest = text.get(at..).filter(|r| !r.is_empty())?;
+        let end = rest.find('\n').map_or(rest.len(), |i| i + 1);
+        at += end;
+        line += 1;
+        let l = rest[..end].trim();
+        if l.starts_with("\"ID\",") {
+            break split(l)?;
+        }
+    };
     let col = |name: &str| header.iter().position(|h| h == name);
     let (id, name) = (col("ID")?, col("Kernel Name")?);
     let long = match (col("Metric Name"), col("Metric Unit"), col("Metric Value")) {
@@ -104,160 +226,244 @@ pub(super) fn read(text: &str) -> Option<Parsed> {
     if long.is_none() && !header.iter().any(|h| h.contains("__")) {
         return None;
     }
-    let mut parsed = Parsed {
+    Some(Rest {
         format: if long.is_some() {
             Format::NcuLong
         } else {
             Format::NcuRaw
         },
-        kernels: Vec::new(),
-        errors: Vec::new(),
-        notes: Vec::new(),
-    };
-    let mut launches: HashMap<String, Launch> = HashMap::new();
-    let mut units: Option<Vec<String>> = None;
-    for (n, line) in lines {
-        if !line.starts_with('"') {
-            continue;
-        }
-        let error = |message: &str| RowError {
-            at: At::Line(n),
-            message: message.to_string(),
-        };
-        let Some(row) = split(line) else {
-            parsed.errors.push(error(
-                "this line is cut off (a quote is not closed); it is left out",
-            ));
-            continue;
-        };
-        if row == header {
-            continue;
-        }
-        let field = |i: usize| row.get(i).map(|s| s.trim().to_string());
-        let (Some(kid), Some(kname)) = (field(id), field(name)) else {
-            parsed.errors.push(error(
-                "this line ends before the Kernel Name column; it is left out",
-            ));
-            continue;
-        };
-        if let Some([m, u, v]) = long {
-            let (Some(metric), Some(unit), Some(value)) = (field(m), field(u), field(v)) else {
-                parsed.errors.push(error(
-                    "this line ends before the Metric Value column; it is left out",
-                ));
-                continue;
-            };
-            let section = col("Section Name").and_then(field).unwrap_or_default();
-            let key = if section == SOL && metric == "Duration" {
-                SOL_TIME.to_string()
-            } else {
-                metric
-            };
-            if !key.is_empty() {
-                launch(&mut launches, kid, kname, n)
-                    .metrics
-                    .insert(key, Metric { unit, value });
-            }
-        } else if kid.is_empty() {
-            units = Some(row);
-        } else if row.len() < header.len() {
-            parsed.errors.push(error(
-                "this line has fewer fields than the header (it looks cut off); it is left out",
-            ));
-        } else {
-            let l = launch(&mut launches, kid, kname, n);
-            for (j, (h, value)) in header.iter().zip(&row).enumerate() {
-                if h.contains("__") {
-                    let unit = units
-                        .as_ref()
-                        .and_then(|u| u.get(j))
-                        .cloned()
-                        .unwrap_or_default();
-                    let value = value.trim().to_string();
-                    l.metrics.insert(
-                        h.clone(),
-                        Metric {
-                            unit: unit.trim().to_string(),
-                            value,
-                        },
-                    );
-                }
-            }
-        }
-    }
-    if launches.is_empty() && parsed.errors.is_empty() {
-        parsed.errors.push(RowError {
-            at: At::Input,
-            message: "The Nsight Compute table has no kernels.".into(),
-        });
-    }
-    let mut launches: Vec<Launch> = launches.into_values().collect();
-    launches.sort_by_key(|l| l.line);
-    let names = names(&launches);
-    for (l, name) in launches.iter().zip(names) {
-        match measure(l) {
-            Ok((flops, bytes, time, note)) => {
-                if !parsed.notes.contains(&note) {
-                    parsed.notes.push(note);
-                }
-                let at = At::Line(l.line);
-                parsed.kernels.push(Measured {
-                    name,
-                    flops,
-                    bytes,
-                    time: Some(time),
-                    at,
-                });
-            }
-            Err(message) => parsed.errors.push(RowError {
-                at: At::Line(l.line),
-                message: format!("{}{message}", shown(&name)),
-            }),
-        }
-    }
-    Some(parsed)
-}
-
-/// The launch with ID `id`, added (named `name`, first seen at `line`)
-/// when it is new.
-fn launch(
-    launches: &mut HashMap<String, Launch>,
-    id: String,
-    name: String,
-    line: usize,
-) -> &mut Launch {
-    launches.entry(id.clone()).or_insert_with(|| Launch {
+        at,
+        line: line + 1,
+        section: col("Section Name"),
         id,
         name,
-        line,
-        metrics: HashMap::new(),
+        long,
+        by_id: HashMap::new(),
+        launches: Vec::new(),
+        units: None,
+        refused: false,
+        shared: HashMap::new(),
+        gathered: false,
+        next: 0,
+        last: None,
+        typed: false,
+        noted: 0,
+        fields: Vec::new(),
+        metric_columns: (0..header.len())
+            .filter(|&j| header.get(j).is_some_and(|h| wanted(h)))
+            .collect(),
+        header,
     })
 }
 
-/// The launches' names; a name shared by several IDs (as the app shows it,
-/// clipped) gets ` #ID`, kept whole when the app clips the name.
-fn names(launches: &[Launch]) -> Vec<String> {
-    let clipped: Vec<String> = launches
-        .iter()
-        .map(|l| format::clip(&l.name, NAME_CHARS))
-        .collect();
-    let mut seen: HashMap<&str, usize> = HashMap::new();
-    for c in &clipped {
-        *seen.entry(c).or_default() += 1;
-    }
-    launches
-        .iter()
-        .zip(&clipped)
-        .map(|(l, c)| {
-            if seen.get(c.as_str()).is_none_or(|&n| n < 2) {
-                return l.name.clone();
+impl Rest {
+    /// Reads up to `steps` more lines (or, once every line is gathered,
+    /// launches) of `text`, which must be the text given to [`start`]:
+    /// kernels measured, and the errors and notes, go into `out`. Returns
+    /// whether the export is read to its end.
+    pub(super) fn step(&mut self, text: &str, steps: usize, out: &mut Parsed) -> bool {
+        let mut n = 0;
+        while !self.gathered {
+            if n >= steps {
+                return false;
             }
-            let suffix = format!(" #{}", l.id);
-            // `clip` adds an ellipsis to what it cuts.
-            let room = NAME_CHARS.saturating_sub(suffix.chars().count() + 1);
-            format!("{}{suffix}", format::clip(&l.name, room.max(1)))
-        })
-        .collect()
+            n += 1;
+            let Some(rest) = text.get(self.at..).filter(|r| !r.is_empty()) else {
+                self.gathered(out);
+                break;
+            };
+            let end = rest.find('\n').map_or(rest.len(), |i| i + 1);
+            let line = rest[..end].trim();
+            let number = self.line;
+            self.at += end;
+            self.line += 1;
+            if let Err(message) = self.gather(line, number) {
+                self.refused = true;
+                out.errors.push(RowError {
+                    at: At::Line(number),
+                    message: message.to_string(),
+                });
+            }
+        }
+        while let Some(l) = self.launches.get_mut(self.next) {
+            if n >= steps {
+                return false;
+            }
+            n += 1;
+            let name = name(l, &self.shared);
+            self.next += 1;
+            let at = At::Line(l.line);
+            match measure(l) {
+                Ok((flops, bytes, time, counted, dtype)) => {
+                    // A note for each way of counting, made once.
+                    if self.noted & (1 << counted) == 0 {
+                        self.noted |= 1 << counted;
+                        out.notes.push(note(counted));
+                    }
+                    out.kernels.push(Measured {
+                        name,
+                        flops,
+                        bytes,
+                        time: Some(time),
+                        at,
+                        dtype,
+                    });
+                    if dtype.is_some() && !self.typed {
+                        self.typed = true;
+                        out.notes.push(TYPED.to_string());
+                    }
+                }
+                Err(message) => out.errors.push(RowError {
+                    at,
+                    message: format!("{}{message}", shown(&name)),
+                }),
+            }
+            // Measured: its metrics are not needed again.
+            l.metrics = Vec::new();
+        }
+        true
+    }
+
+    /// Every line gathered: an export with no kernels says so, and the
+    /// launches are named.
+    fn gathered(&mut self, out: &mut Parsed) {
+        if self.launches.is_empty() && !self.refused {
+            out.errors.push(RowError {
+                at: At::Input,
+                message: "The Nsight Compute table has no kernels.".into(),
+            });
+        }
+        self.gathered = true;
+    }
+
+    /// Takes line `n` (trimmed) into its launch; an error says why it is
+    /// left out. Lines that are not quoted (the program's output) and
+    /// repeated headers are skipped.
+    fn gather(&mut self, line: &str, n: usize) -> Result<(), &'static str> {
+        if !line.starts_with('"') {
+            return Ok(());
+        }
+        let mut fields = std::mem::take(&mut self.fields);
+        let r = self.gather_fields(line, n, &mut fields);
+        self.fields = fields;
+        r
+    }
+
+    /// [`Rest::gather`], with room for the line's fields.
+    fn gather_fields(
+        &mut self,
+        line: &str,
+        n: usize,
+        fields: &mut Vec<(usize, usize)>,
+    ) -> Result<(), &'static str> {
+        if !ranges(line, fields) {
+            return Err("this line is cut off (a quote is not closed); it is left out");
+        }
+        let field = |i: usize| fields.get(i).map(|&(a, b)| cell(line, a, b));
+        let (Some(kid), Some(kname)) = (field(self.id), field(self.name)) else {
+            return Err("this line ends before the Kernel Name column; it is left out");
+        };
+        if kid == "ID" {
+            return Ok(());
+        }
+        if let Some([m, u, v]) = self.long {
+            let (Some(metric), Some(unit), Some(value)) = (field(m), field(u), field(v)) else {
+                return Err("this line ends before the Metric Value column; it is left out");
+            };
+            let duration =
+                metric == "Duration" && self.section.and_then(field).is_some_and(|s| s == SOL);
+            let key = if duration { SOL_TIME } else { &metric };
+            if wanted(key) {
+                let i = self.launch(&kid, &kname, n);
+                self.launches[i].insert(key, &unit, &value);
+            }
+        } else if kid.is_empty() {
+            let units = fields.iter().map(|&(a, b)| cell(line, a, b).into_owned());
+            self.units = Some(units.collect());
+        } else if fields.len() < self.header.len() {
+            return Err(
+                "this line has fewer fields than the header (it looks cut off); it is left out",
+            );
+        } else {
+            let i = self.launch(&kid, &kname, n);
+            for &j in &self.metric_columns {
+                let (Some(h), Some(&(a, b))) = (self.header.get(j), fields.get(j)) else {
+                    continue;
+                };
+                let unit = self.units.as_ref().and_then(|u| u.get(j));
+                let unit = unit.map_or("", String::as_str);
+                self.launches[i].insert(h, unit, &cell(line, a, b));
+            }
+        }
+        Ok(())
+    }
+
+    /// The index of the launch with ID `id`, added (named `name`, first
+    /// seen at `line`) when it is new.
+    fn launch(&mut self, id: &str, name: &str, line: usize) -> usize {
+        // A kernel's lines come together: most lines are the last one's.
+        if let Some(i) = self
+            .last
+            .filter(|&i| self.launches.get(i).is_some_and(|l| l.id == id))
+        {
+            return i;
+        }
+        if let Some(&i) = self.by_id.get(id) {
+            self.last = Some(i);
+            return i;
+        }
+        let i = self.launches.len();
+        self.by_id.insert(id.to_string(), i);
+        let shown = format::clip(name, NAME_CHARS);
+        *self.shared.entry(shown.clone()).or_default() += 1;
+        self.launches.push(Launch {
+            id: id.to_string(),
+            name: name.to_string(),
+            shown,
+            line,
+            metrics: Vec::new(),
+        });
+        self.last = Some(i);
+        i
+    }
+}
+
+impl Launch {
+    /// Metric `name` (`unit`, `value`) kept, in place of one read before;
+    /// an `sm__` SASS count is kept as its `smsp__` twin, which it never
+    /// replaces (the `smsp__` one is read first where both are).
+    fn insert(&mut self, name: &str, unit: &str, value: &str) {
+        let sm = name.strip_prefix("sm__").filter(|r| r.starts_with(SASS));
+        let key = sm.map_or_else(|| name.to_string(), |r| format!("smsp__{r}"));
+        let metric = Metric {
+            unit: unit.to_string(),
+            value: value.to_string(),
+            fallback: sm.is_some(),
+        };
+        match self.metrics.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, m)) if !metric.fallback || m.fallback => *m = metric,
+            Some(_) => {}
+            None => self.metrics.push((key, metric)),
+        }
+    }
+
+    /// Metric `name`, when the export has it.
+    fn metric(&self, name: &str) -> Option<&Metric> {
+        self.metrics.iter().find(|(k, _)| k == name).map(|(_, m)| m)
+    }
+}
+
+/// A launch's name: a name shared by several IDs (as the app shows it,
+/// clipped; `shared` counts them) gets ` #ID`, kept whole when the app
+/// clips the name.
+fn name(l: &Launch, shared: &HashMap<String, usize>) -> String {
+    if shared.get(&l.shown).is_none_or(|&n| n < 2) {
+        return l.name.clone();
+    }
+    let suffix = format!(" #{}", l.id);
+    // `clip` adds an ellipsis to what it cuts.
+    let room = NAME_CHARS.saturating_sub(suffix.chars().count() + 1);
+    format!("{}{suffix}", format::clip(&l.name, room.max(1)))
 }
 
 /// `'name': ` for a message, or nothing when the name cannot be shown.
@@ -265,16 +471,45 @@ fn shown(name: &str) -> String {
     quote(name).map_or(String::new(), |q| format!("'{q}': "))
 }
 
-/// A launch's FLOPs, bytes, seconds and the note on what was counted; or
-/// why it cannot be read.
-fn measure(l: &Launch) -> Result<(f64, f64, f64, String), String> {
+/// What a launch's FLOPs were counted from: a bit per precision of
+/// [`PRECISIONS`] (1 fp64, 2 fp32, 4 fp16), and 8 for the tensor cores.
+type Counted = u8;
+
+/// The tensor cores' bit in [`Counted`].
+const TENSOR_BIT: Counted = 8;
+
+/// The note on kernels read at their tensor work's data type.
+const TYPED: &str = "A kernel whose tensor-core work is mostly of one data type (bf16, fp16, fp8, fp4: the sm__ops_path_tensor_src_* metric's source) is read against the chip's peak at that type.";
+
+/// The data type of a tensor-core count's source (`bf16_dst_fp32`,
+/// `fp8_sparsity_off`): `None` for several (`fp4_fp6_fp8`), integers and
+/// types the app has no peak for (tf32, fp64).
+fn source_type(rest: &str) -> Option<DType> {
+    let end = ["_dst", "_sparsity"]
+        .iter()
+        .filter_map(|m| rest.find(m))
+        .min()
+        .unwrap_or(rest.len());
+    match rest.get(..end)? {
+        "bf16" => Some(DType::Bf16),
+        "fp16" => Some(DType::Fp16),
+        "fp8" => Some(DType::Fp8),
+        "fp4" => Some(DType::Fp4),
+        _ => None,
+    }
+}
+
+/// A launch's FLOPs, bytes, seconds, what its FLOPs were counted from and
+/// the data type of its tensor work when that is most of them and all of
+/// one type; or why it cannot be read.
+fn measure(l: &Launch) -> Result<(f64, f64, f64, Counted, Option<DType>), String> {
     let mut missing = Vec::new();
     let time = match get(l, TIME, Kind::Time)? {
         Some(t) => Some(t),
         None => get(l, SOL_TIME, Kind::Time)?,
     };
     if time.is_none() {
-        missing.push(TIME.to_string());
+        missing.push(TIME);
     }
     let bytes = match get(l, BYTES, Kind::Bytes)? {
         Some(b) => Some(b),
@@ -287,69 +522,71 @@ fn measure(l: &Launch) -> Result<(f64, f64, f64, String), String> {
         },
     };
     if bytes.is_none() {
-        missing.push(BYTES.to_string());
+        missing.push(BYTES);
     }
-    let (mut flops, mut counted) = (0.0, Vec::new());
-    for (p, label, weights) in PRECISIONS {
-        let mut found = false;
-        for (op, weight) in OPS.into_iter().zip(weights) {
-            let name = format!("smsp__sass_thread_inst_executed_op_{p}{op}_pred_on.sum");
-            let value = match get(l, &name, Kind::Count)? {
-                Some(v) => Some(v),
-                None => get(l, &name.replacen("smsp__", "sm__", 1), Kind::Count)?,
-            };
-            if let Some(v) = value {
+    let (mut flops, mut counted) = (0.0, 0);
+    for (bit, (names, weights)) in SASS_NAMES.iter().zip(PRECISIONS.map(|p| p.2)).enumerate() {
+        for (name, weight) in names.iter().zip(weights) {
+            if let Some(v) = get(l, name, Kind::Count)? {
                 flops += weight * v;
-                found = true;
+                counted |= 1 << bit;
             }
         }
-        if found {
-            counted.push(label);
-        }
     }
-    let mut tensor = false;
-    let mut keys: Vec<&String> = l.metrics.keys().collect();
-    keys.sort();
-    for key in keys {
+    // The tensor work's FLOPs, and its one type (`Some(None)` once two
+    // types, or one without a peak, are seen).
+    let (mut tensor, mut tensor_type) = (0.0, None);
+    for (key, _) in &l.metrics {
         let rest = key
             .strip_prefix(TENSOR)
             .and_then(|r| r.strip_suffix(".sum"));
-        if rest.is_some_and(|r| !r.contains("int") && !r.contains('.')) {
-            if let Ok(Some(v)) = get(l, key, Kind::Count) {
-                flops += v;
-                tensor = true;
+        let Some(rest) = rest.filter(|r| !r.contains("int") && !r.contains('.')) else {
+            continue;
+        };
+        if let Ok(Some(v)) = get(l, key, Kind::Count) {
+            flops += v;
+            counted |= TENSOR_BIT;
+            if v > 0.0 {
+                tensor += v;
+                let t = source_type(rest);
+                tensor_type = match tensor_type {
+                    None => Some(t),
+                    Some(u) if u == t => Some(t),
+                    Some(_) => Some(None),
+                };
             }
         }
     }
-    if counted.is_empty() && !tensor {
+    let dtype = tensor_type.flatten().filter(|_| 2.0 * tensor >= flops);
+    if counted == 0 {
         missing.push(
-            "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum (and the other FLOP counts)"
-                .into(),
+            "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum (and the other FLOP counts)",
         );
     }
-    let (Some(time), Some(bytes)) = (time, bytes) else {
+    let (Some(time), Some(bytes), true) = (time, bytes, missing.is_empty()) else {
         return Err(format!(
             "the export has no {}; {ADVICE}",
             missing.join(", no ")
         ));
     };
-    if !missing.is_empty() {
-        return Err(format!(
-            "the export has no {}; {ADVICE}",
-            missing.join(", no ")
-        ));
-    }
     if flops <= 0.0 {
         return Err(
             "no floating-point instructions were counted (its FLOP counts are all 0)".into(),
         );
     }
-    Ok((flops, bytes, time, note(&counted, tensor)))
+    Ok((flops, bytes, time, counted, dtype))
 }
 
 /// The note on what a kernel's FLOPs were counted from.
-fn note(counted: &[&str], tensor: bool) -> String {
-    let from = match counted {
+fn note(counted: Counted) -> String {
+    let labels: Vec<&str> = PRECISIONS
+        .iter()
+        .enumerate()
+        .filter(|(bit, _)| counted & (1 << bit) != 0)
+        .map(|(_, p)| p.1)
+        .collect();
+    let tensor = counted & TENSOR_BIT != 0;
+    let from = match labels.as_slice() {
         [] => String::new(),
         [one] => format!("{one} instructions"),
         [rest @ .., last] => format!("{} and {last} instructions", rest.join(", ")),
@@ -366,117 +603,12 @@ fn note(counted: &[&str], tensor: bool) -> String {
     }
 }
 
-/// Metric `name` of `l` in base units (seconds, bytes, a count): `None`
-/// when the export does not have it; an error when its value or unit cannot
-/// be read.
-fn get(l: &Launch, name: &str, kind: Kind) -> Result<Option<f64>, String> {
-    let Some(m) = l.metrics.get(name) else {
-        return Ok(None);
-    };
-    if m.unit.is_empty() && !matches!(kind, Kind::Count) {
-        return Err(format!(
-            "{name} has no unit (on the raw page, keep the units row under the header)"
-        ));
-    }
-    let Some(scale) = scale(&m.unit, kind) else {
-        return Err(format!(
-            "{name} is in '{}', a unit not read here",
-            quote(&m.unit).unwrap_or_default()
-        ));
-    };
-    let x = number(&m.value).map_err(|why| format!("{name}{} {why}", quoted(&m.value)))?;
-    Ok(Some(x * scale))
-}
+mod fields;
+mod values;
 
-/// What one `unit` of `kind` is in base units; `None` for a unit that is
-/// not one of `kind`'s. Nsight Compute's prefixes are powers of 1000.
-fn scale(unit: &str, kind: Kind) -> Option<f64> {
-    let prefix = |p: &str| match p {
-        "" => Some(1.0),
-        "K" => Some(1e3),
-        "M" => Some(1e6),
-        "G" => Some(1e9),
-        "T" => Some(1e12),
-        "P" => Some(1e15),
-        _ => None,
-    };
-    match kind {
-        Kind::Time => match unit {
-            "nsecond" | "ns" => Some(1e-9),
-            "usecond" | "us" => Some(1e-6),
-            "msecond" | "ms" => Some(1e-3),
-            "second" | "s" => Some(1.0),
-            _ => None,
-        },
-        Kind::Bytes => prefix(unit.strip_suffix("byte")?),
-        Kind::Count => {
-            let word = unit.trim_start_matches(|c: char| c.is_ascii_uppercase());
-            let ok = word.is_empty() || word.chars().all(|c| c.is_ascii_lowercase());
-            if !ok || (word.is_empty() && !unit.is_empty()) {
-                return None;
-            }
-            prefix(&unit[..unit.len() - word.len()])
-        }
-    }
-}
-
-/// A value as Nsight Compute writes it: digits with an optional point and
-/// thousands separators (`2,147,483,648`, `1,024.35`). Anything else is an
-/// error that says why: a decimal comma (`6,72`), `n/a`, a negative number.
-fn number(text: &str) -> Result<f64, String> {
-    let t = text.trim();
-    let plain = if t.contains(',') {
-        let (whole, frac) = t.split_once('.').unwrap_or((t, ""));
-        let mut groups = whole.split(',');
-        let first = groups.next().unwrap_or("");
-        let digits = |g: &str| g.bytes().all(|b| b.is_ascii_digit());
-        let grouped = (1..=3).contains(&first.len())
-            && digits(first)
-            && groups.all(|g| g.len() == 3 && digits(g))
-            && digits(frac);
-        if !grouped {
-            let decimal = t.split(',').count() == 2
-                && !t.contains('.')
-                && t.split(',').all(|g| !g.is_empty() && digits(g));
-            return Err(if decimal {
-                "has a decimal comma (the profiler ran in a locale that writes one): export again with LC_ALL=C".into()
-            } else {
-                "is not a number".into()
-            });
-        }
-        t.replace(',', "")
-    } else {
-        t.to_string()
-    };
-    match parse_f64_std(&plain) {
-        Some(x) if x.is_finite() && x >= 0.0 => Ok(x),
-        Some(x) if x < 0.0 => Err("is negative".into()),
-        _ => Err("is not a number".into()),
-    }
-}
-
-/// The fields of one CSV line (`"` quotes a field, `""` is a quote in
-/// one); `None` when a quote is left open (a line cut off).
-fn split(line: &str) -> Option<Vec<String>> {
-    let (mut fields, mut field, mut quoted) = (Vec::new(), String::new(), false);
-    let mut chars = line.chars().peekable();
-    while let Some(c) = chars.next() {
-        match (quoted, c) {
-            (true, '"') if chars.peek() == Some(&'"') => {
-                chars.next();
-                field.push('"');
-            }
-            (_, '"') => quoted = !quoted,
-            (false, ',') => fields.push(std::mem::take(&mut field)),
-            _ => field.push(c),
-        }
-    }
-    if quoted {
-        return None;
-    }
-    fields.push(field);
-    Some(fields)
-}
+use fields::{cell, ranges, split};
+use values::get;
+pub(in crate::points::read) use values::number;
 
 #[cfg(test)]
 mod tests;

@@ -268,3 +268,79 @@ fn splitter_handles_quotes() {
     );
     assert!(split(r#""a","b"#).is_none());
 }
+
+#[test]
+fn an_sm_count_stands_in_only_where_smsp_is_missing() {
+    let sm = "sm__sass_thread_inst_executed_op_ffma_pred_on.sum";
+    for order in [[FFMA, sm], [sm, FFMA]] {
+        let mut rows = vec![
+            ("0", "k", TIME, "nsecond", "10"),
+            ("0", "k", BYTES, "byte", "100"),
+            (
+                "0",
+                "k",
+                "sm__throughput.avg.pct_of_peak_sustained_elapsed",
+                "%",
+                "n/a",
+            ),
+        ];
+        rows.push((
+            "0",
+            "k",
+            order[0],
+            "inst",
+            if order[0] == sm { "7" } else { "50" },
+        ));
+        rows.push((
+            "0",
+            "k",
+            order[1],
+            "inst",
+            if order[1] == sm { "7" } else { "50" },
+        ));
+        // Only the sm__ count: it is read.
+        rows.push(("1", "j", TIME, "nsecond", "10"));
+        rows.push(("1", "j", BYTES, "byte", "100"));
+        rows.push(("1", "j", sm, "inst", "7"));
+        let p = read(&long(&rows)).unwrap();
+        // The unread metric's "n/a" is no error: it is not kept.
+        assert!(p.errors.is_empty(), "{:?}", p.errors);
+        close(p.kernels[0].flops, 100.0);
+        close(p.kernels[1].flops, 14.0);
+    }
+}
+
+#[test]
+fn tensor_work_of_one_type_gives_the_kernels_data_type() {
+    let fp8 = "sm__ops_path_tensor_src_fp8_sparsity_off.sum";
+    let bf16 = "sm__ops_path_tensor_src_bf16_dst_fp32.sum";
+    let mut rows = kernel("0", "gemm_fp8", "10", "1", "5");
+    rows.push(("0", "gemm_fp8", fp8, "", "1,000,000"));
+    // Mostly fp32 FMAs: not the tensor type.
+    rows.extend(kernel("1", "mostly_fma", "10", "1", "5,000,000"));
+    rows.push(("1", "mostly_fma", fp8, "", "1,000"));
+    // Two types: none.
+    rows.extend(kernel("2", "mixed", "10", "1", "5"));
+    rows.push(("2", "mixed", fp8, "", "1,000"));
+    rows.push(("2", "mixed", bf16, "", "1,000"));
+    // A type the app has no peak for.
+    rows.extend(kernel("3", "tf32", "10", "1", "5"));
+    rows.push((
+        "3",
+        "tf32",
+        "sm__ops_path_tensor_src_tf32_dst_fp32.sum",
+        "",
+        "1,000",
+    ));
+    let p = read(&long(&rows)).unwrap();
+    assert!(p.errors.is_empty(), "{:?}", p.errors);
+    let types: Vec<_> = p.kernels.iter().map(|k| k.dtype).collect();
+    assert_eq!(types, [Some(DType::Fp8), None, None, None]);
+    assert!(p
+        .notes
+        .iter()
+        .any(|n| n.starts_with("A kernel whose tensor-core work")));
+    assert_eq!(source_type("bf16_dst_fp32"), Some(DType::Bf16));
+    assert_eq!(source_type("fp4_fp6_fp8_dst_fp16"), None);
+    assert_eq!(source_type("fp16"), Some(DType::Fp16));
+}
