@@ -61,6 +61,11 @@ export function printReport(r) {
     rows.push(['10k kernels as JSON: paste -> next frame (max)', ms(m.json_paste_to_preview_frame.median), ms(m.json_paste_to_preview_frame.max), m.runs]);
     rows.push(['10k kernels as JSON: paste -> all read, frame (max)', ms(m.json_paste_to_all_read_frame.median), ms(m.json_paste_to_all_read_frame.max), m.runs]);
     rows.push(['10k kernels as JSON: longest frame while reading (max)', ms(m.json_longest_frame_while_reading.median), ms(m.json_longest_frame_while_reading.max), m.runs]);
+    rows.push(['10k kernels as JSON: longest frame after the paste\'s (max)', ms(m.json_longest_frame_after_the_paste.median), ms(m.json_longest_frame_after_the_paste.max), m.runs]);
+    rows.push(['10k kernels as Nsight long form: paste -> next frame (max)', ms(m.ncu_paste_to_preview_frame.median), ms(m.ncu_paste_to_preview_frame.max), m.runs]);
+    rows.push(['10k kernels as Nsight long form: paste -> all read, frame (max)', ms(m.ncu_paste_to_all_read_frame.median), ms(m.ncu_paste_to_all_read_frame.max), m.runs]);
+    rows.push(['10k kernels as Nsight long form: longest frame after the paste\'s (max)', ms(m.ncu_longest_frame_after_the_paste.median), ms(m.ncu_longest_frame_after_the_paste.max), m.runs]);
+    rows.push(['10k kernels: longest frame after the paste\'s (max)', ms(m.longest_frame_after_the_paste.median), ms(m.longest_frame_after_the_paste.max), m.runs]);
     rows.push(['10k kernels: add -> chart drawn (max)', ms(m.apply_to_drawn.median), ms(m.apply_to_drawn.max), m.runs]);
     rows.push(['10k kernels: edit -> points redrawn (max)', ms(m.edit_to_points_redrawn.median), ms(m.edit_to_points_redrawn.max), m.runs]);
   }

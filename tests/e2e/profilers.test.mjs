@@ -68,6 +68,11 @@ test('Nsight Compute and XProf exports are read as printed, each kernel with its
     await pasteAndAdd(page, doc('ncu-details.csv'), 'Nsight Compute CSV (default page)');
     assert.match(await page.textContent('[data-testid="points-notes"]'), /FLOPs counted from/);
     check(await rows(page), NCU, 'ncu details');
+    // The matmul's tensor work is all bf16: its data type is bf16 (the
+    // roof drawn on H200 at bf16, so no other roof is named).
+    const types = await page.$$eval(rowSel, (rs) => rs.map((r) => [r.querySelector('th').textContent, r.dataset.dtype]));
+    assert.deepEqual(types.filter((t) => t[1]).map((t) => [t[0].slice(0, 16), t[1]]), [['void matmul_bf16', 'bf16']]);
+    assert.equal(await page.locator('[data-testid="point-against"]').count(), 0);
     // Triage: the totals, and launches of one kernel grouped by name.
     const total = NCU.reduce((t, k) => t + k[3], 0);
     const totals = await page.textContent('[data-testid="points-totals"]');
@@ -143,6 +148,95 @@ test('a JAX cost analysis without a time is a prediction at the roof; typing its
     await page.click('[data-testid="points-snippets"] summary');
     assert.match(await page.textContent('[data-testid="snippet-jax"]'), /cost_analysis\(\)/);
     assert.match(await page.textContent('[data-testid="snippet-torch"]'), /FlopCounterMode/);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('a kernel that names its data type is read against that roof, drawn, kept in the link; a profiler export can be read as a plain table', async () => {
+  const { page, context, problems } = await openPage(browser, `${server.url}?v=1&chip=h200`);
+  try {
+    await waitForDraw(page, 'roofline-canvas');
+    await page.click('[data-testid="points-open"]');
+    await page.waitForSelector(input);
+    // 1.5 PFLOP/s at intensity 1000: above H200's bf16 roof (989 TFLOP/s),
+    // under its fp8 one (1,979 TFLOP/s). `fp13` is no data type.
+    await page.fill(input, 'name,flops,bytes,time_ms,dtype\ngemm_fp8,1.5e12,1.5e9,1,fp8\ngemm_bf16,1.5e12,1.5e9,1,\nbad,1e9,1e6,1,fp13\n');
+    await page.waitForSelector('[data-testid="points-errors"] li');
+    assert.match(await page.textContent('[data-testid="points-errors"]'), /'fp13' is not a data type/);
+    const mapped = await page.$$eval('[data-testid="points-mapping"] select', (ss) => ss.map((s) => s.value));
+    assert.equal(mapped[4], 'dtype', JSON.stringify(mapped));
+    await page.click('[data-testid="points-apply"]');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="point-row"]').length === 2);
+    const got = await page.$$eval(rowSel, (rs) => rs.map((r) => ({
+      name: r.querySelector('th').firstChild.textContent,
+      dtype: r.dataset.dtype,
+      fraction: Number(r.dataset.fraction),
+      binding: r.dataset.binding,
+      against: r.querySelector('[data-testid="point-against"]')?.textContent ?? '',
+    })));
+    const fp8 = got.find((r) => r.name === 'gemm_fp8');
+    const bf16 = got.find((r) => r.name === 'gemm_bf16');
+    assert.equal(fp8.dtype, 'fp8');
+    assert.equal(fp8.against, 'fp8 roof');
+    assert.ok(Math.abs(fp8.fraction - 1.5e15 / 1.979e15) < 1e-9, JSON.stringify(fp8));
+    assert.equal(fp8.binding, 'fp8');
+    assert.equal(bf16.dtype, '');
+    assert.ok(Math.abs(bf16.fraction - 1.5e15 / 9.89e14) < 1e-9, JSON.stringify(bf16));
+    // The fp8 roof is drawn beside the roof of the calculator's type.
+    await page.waitForFunction(() => (document.querySelector('[data-testid="points-canvas"]')?.dataset.roofs ?? '').split(',').includes('fp8'));
+    // The link keeps the type; reopened, the same fraction.
+    await page.waitForFunction(() => decodeURIComponent(location.href).includes(':fp8'));
+    const url = page.url();
+    assert.match(decodeURIComponent(url), /gemm_fp8:1e3:1\.5e15:1e-3:fp8,gemm_bf16:1e3:1\.5e15:1e-3(&|$)/);
+    const again = await openPage(browser, url);
+    try {
+      await again.page.waitForSelector(rowSel);
+      const f = await again.page.$eval(`${rowSel}[data-dtype="fp8"]`, (r) => Number(r.dataset.fraction));
+      assert.ok(Math.abs(f - 1.5e15 / 1.979e15) < 1e-9, String(f));
+      assert.deepEqual(again.problems, []);
+    } finally {
+      await again.context.close();
+    }
+    // A profiler's export read as a plain table, its columns mapped by
+    // hand, and back.
+    await page.fill(input, doc('ncu-raw.csv'));
+    const format = () => page.getAttribute('[data-testid="points-format"]', 'data-value');
+    await page.waitForFunction(() => document.querySelector('[data-testid="points-format"]')?.dataset.value === 'Nsight Compute CSV (raw page)');
+    await page.click('[data-testid="points-read-as"]');
+    await page.waitForFunction(() => document.querySelector('[data-testid="points-format"]')?.dataset.value === 'CSV');
+    assert.ok(await page.locator('[data-testid="points-mapping"] select').count() > 3);
+    assert.match(await page.textContent('[data-testid="points-read-as"]'), /Read it as Nsight Compute CSV \(raw page\)/);
+    await page.click('[data-testid="points-read-as"]');
+    await page.waitForFunction(() => document.querySelector('[data-testid="points-format"]')?.dataset.value === 'Nsight Compute CSV (raw page)');
+    assert.equal(await format(), 'Nsight Compute CSV (raw page)');
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('a TFLOPS column whose counts would put kernels far above the roof is read as a rate, and the preview offers the count', async () => {
+  const { page, context, problems } = await openPage(browser, `${server.url}?v=1&chip=v5e`);
+  try {
+    await waitForDraw(page, 'roofline-canvas');
+    await page.click('[data-testid="points-open"]');
+    await page.waitForSelector(input);
+    // 650 in 1 ms: as TFLOP, 6.5e17 FLOP/s, thousands of times v5e's roof.
+    await page.fill(input, 'name,TFLOPS,bytes,time_ms\na,650,1e9,1\nb,600,1e9,2\n');
+    await page.waitForSelector('[data-testid="points-rate-note"]');
+    assert.match(await page.textContent('[data-testid="points-rate-note"]'), /^'TFLOPS' is read as FLOP\/s, a rate: read as FLOPs \(a count\), it would put 2 of the 2 kernels more than 100 times above the roof\./);
+    const field = () => page.$eval('[data-testid="points-mapping"] li:nth-child(2) select', (s) => s.value);
+    assert.equal(await field(), 'rate');
+    await page.click('[data-testid="points-apply"]');
+    await page.waitForSelector(rowSel);
+    const rate = await page.$eval(rowSel, (r) => Number(r.dataset.flops) / Number(r.dataset.time));
+    assert.ok(Math.abs(rate / 650e12 - 1) < 1e-9, String(rate));
+    // The other reading, by the user's choice: it sticks.
+    await page.click('[data-testid="points-read-count"]');
+    await page.waitForFunction(() => !document.querySelector('[data-testid="points-rate-note"]'));
+    assert.equal(await field(), 'flops');
     assert.deepEqual(problems, []);
   } finally {
     await context.close();

@@ -6,12 +6,12 @@ use crate::chunks::table_style::TABLE_STYLE;
 use std::sync::Arc;
 
 use leptos::prelude::*;
-use roofline_charts::{point_marks, roofline_for_view};
+use roofline_charts::{add_own_roofs, point_marks, roofline_for_view};
 use roofline_core::calc::CalcView;
 use roofline_core::format;
 use roofline_core::points::compact::{self, LINK_MAX_POINTS};
 use roofline_core::points::place::ABOVE_CAUSES;
-use roofline_core::points::read::{self, Progress};
+use roofline_core::points::read::{self, Progress, RateByRoof};
 use roofline_core::points::table::{groups, totals, SortKey};
 use roofline_core::points::{example, export, place, Field, Kernel, Placed, Roof, RowError};
 
@@ -39,6 +39,12 @@ pub fn Measurements(
     let link_errors = RwSignal::new(link_errors);
     // The user's column choices, by header.
     let mapping = RwSignal::new(Vec::<(String, Field)>::new());
+    // A column headed `TFLOPS` whose counts put the kernels far above the
+    // roof, read as FLOP/s (a second reading, once the first is done).
+    let by_roof = RwSignal::new(None::<RateByRoof>);
+    // Read a profiler's export as a plain table (its columns mapped by
+    // hand), by the user's choice.
+    let plain = RwSignal::new(false);
     // A large paste or file is held outside the box: laying out ten
     // thousand lines in a <textarea> takes the browser longer than reading
     // them. It is read all the same; "Show them in the box" puts it there.
@@ -50,8 +56,14 @@ pub fn Measurements(
     let progress = RwSignal::new(read::start("", &[], 0));
     let generation = StoredValue::new(0u32);
     Effect::new(move |_| {
-        let choices = mapping.get();
-        let p = pasted.with(|text| read::start(text, &choices, FIRST_ROWS));
+        let mut choices = mapping.get();
+        if let Some(b) = by_roof.get() {
+            if !choices.iter().any(|(h, _)| *h == b.choice.0) {
+                choices.push(b.choice);
+            }
+        }
+        let plain = plain.get();
+        let p = pasted.with(|text| read::start_as(text, &choices, FIRST_ROWS, plain));
         let g = generation.get_value().wrapping_add(1);
         generation.set_value(g);
         let done = p.done();
@@ -69,6 +81,26 @@ pub fn Measurements(
         progress.with_untracked(|p| p.reading().kernels.clone())
     };
     let roof = Memo::new(move |_| results.with(|v| Roof::for_view(v)));
+    // A new text is looked at afresh.
+    Effect::new(move |_| {
+        pasted.track();
+        if by_roof.with_untracked(Option::is_some) {
+            by_roof.set(None);
+        }
+    });
+    // The second look, once the whole table is read.
+    Effect::new(move |_| {
+        if !progress.with(Progress::done) || by_roof.with_untracked(Option::is_some) {
+            return;
+        }
+        let found = roof.with(|r| {
+            let r = r.as_ref()?;
+            progress.with(|p| mapping.with(|m| read::rate_by_roof(p.reading(), m, r)))
+        });
+        if found.is_some() {
+            by_roof.set(found);
+        }
+    });
     // Every kernel placed once per change, for the chart, the table and
     // the note on points above the roof.
     let placed = Memo::new(move |_| -> Vec<Placed> {
@@ -84,6 +116,13 @@ pub fn Measurements(
         if roof.with(Option::is_none) {
             return Err("Nothing to draw yet.".to_string());
         }
+        // Kernels that name their data type are read against its roof:
+        // it is drawn.
+        roof.with(|r| {
+            if let Some(r) = r {
+                placed.with(|p| add_own_roofs(&mut c, p, r));
+            }
+        });
         let marks = placed.with(|p| point_marks(p));
         c.fit_x_with(&marks);
         Ok(Arc::new((c, marks)))
@@ -204,6 +243,13 @@ pub fn Measurements(
     let read_notes = Memo::new(move |_| progress.with(|p| p.reading().notes.clone()));
     let read_columns = Memo::new(move |_| progress.with(|p| p.reading().columns.clone()));
     let read_format = Memo::new(move |_| progress.with(|p| p.reading().format));
+    // The profiler's format a text read as a plain table would be read as.
+    let recognised = Memo::new(move |_| {
+        plain
+            .get()
+            .then(|| pasted.with(|t| read::profiler_format(t)))
+            .flatten()
+    });
     let errors = move || {
         shown_errors.with(|all| {
             all.iter()
@@ -215,12 +261,30 @@ pub fn Measurements(
         link_errors.with(Vec::len) + progress.with(|p| p.reading().errors.len())
     });
     let notes = move || {
-        read_notes.with(|notes| {
+        let by_roof = by_roof.get().map(|b| {
+            let header = b.choice.0.clone();
+            view! {
+                <li data-testid="points-rate-note">
+                    {b.note}
+                    " "
+                    <button type="button" class="link" data-testid="points-read-count" on:click=move |_| {
+                        let h = header.clone();
+                        by_roof.set(None);
+                        mapping.update(|m| {
+                            m.retain(|(k, _)| *k != h);
+                            m.push((h, Field::Flops));
+                        });
+                    }>"Read it as FLOPs (a count)"</button>
+                </li>
+            }
+        });
+        let read = read_notes.with(|notes| {
             notes
                 .iter()
                 .map(|n| view! { <li>{n.clone()}</li> })
                 .collect_view()
-        })
+        });
+        (by_roof, read)
     };
     let columns = move || {
         read_columns.with(|columns| {
@@ -330,8 +394,21 @@ pub fn Measurements(
                 <button type="button" data-testid="points-example" on:click=try_example>"Try an example"</button>
                 <button type="button" data-testid="points-clear" on:click=clear>"Clear"</button>
             </div>
-            {move || read_format.get().map(|f| view! {
-                <p class="note" data-testid="points-format" data-value=f.name()>{format!("Read as {}.", f.name())}</p>
+            {move || read_format.get().map(|f| {
+                // A profiler's export can be read as a plain table, and back.
+                let other = if f.is_profiler() {
+                    Some("Read it as a plain table (map its columns yourself)".to_string())
+                } else {
+                    recognised.get().map(|r| format!("Read it as {}", r.name()))
+                };
+                view! {
+                    <p class="note" data-testid="points-format" data-value=f.name()>
+                        {format!("Read as {}. ", f.name())}
+                        {other.map(|o| view! {
+                            <button type="button" class="link" data-testid="points-read-as" on:click=move |_| plain.update(|p| *p = !*p)>{o}</button>
+                        })}
+                    </p>
+                }
             })}
             <ul class="measure-map" data-testid="points-mapping" aria-label="Columns read">{columns}</ul>
             <ul class="notes-list" data-testid="points-notes">{notes}</ul>
@@ -492,4 +569,4 @@ const HELD_PLACEHOLDER: &str = "The table is held outside the box (below). Clear
 /// is laid out and painted only when on screen (`content-visibility`): a
 /// paste's preview moves it down, and repainting its two hundred rows
 /// took longer than the preview.
-const STYLE: &str = ".measure textarea{width:100%;box-sizing:border-box;font:0.85rem ui-monospace,Menlo,Consolas,monospace;background:var(--panel);color:var(--text);border:1px solid var(--border);border-radius:6px}.measure-map{display:flex;flex-wrap:wrap;gap:0.25rem 1rem;padding:0;list-style:none;font-size:0.85rem}.point-table tr.above{color:var(--error)}.measure .table-scroll{content-visibility:auto;contain-intrinsic-size:auto 800px}.measure .chart{margin:1rem 0 0}.measure input[type=file]{max-width:100%}.point-time{width:6rem}.point-table .error{display:block;font-size:0.8rem}.snippets pre{overflow-x:auto;font-size:0.8rem;user-select:all}.snippet-name{font-weight:600;margin:0.5rem 0 0}.point-table th[scope=row],.groups th[scope=row]{white-space:normal;min-width:8rem;max-width:13rem;overflow-wrap:anywhere;font-size:0.8rem}";
+const STYLE: &str = ".measure textarea{width:100%;box-sizing:border-box;font:0.85rem ui-monospace,Menlo,Consolas,monospace;background:var(--panel);color:var(--text);border:1px solid var(--border);border-radius:6px}.measure-map{display:flex;flex-wrap:wrap;gap:0.25rem 1rem;padding:0;list-style:none;font-size:0.85rem}.point-table tr.above{color:var(--error)}.measure .table-scroll{content-visibility:auto;contain-intrinsic-size:auto 800px}.measure .chart{margin:1rem 0 0}.measure input[type=file]{max-width:100%}.point-time{width:6rem}.point-table .error,.point-table .against{display:block;font-size:0.8rem}.point-table .against{font-weight:400;color:var(--muted)}.snippets pre{overflow-x:auto;font-size:0.8rem;user-select:all}.snippet-name{font-weight:600;margin:0.5rem 0 0}.point-table th[scope=row],.groups th[scope=row]{white-space:normal;min-width:8rem;max-width:13rem;overflow-wrap:anywhere;font-size:0.8rem}";

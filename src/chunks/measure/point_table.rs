@@ -77,9 +77,16 @@ pub fn PointTable(
                         data-flops=cell(|r| r.values[0].clone())
                         data-bytes=cell(|r| r.values[1].clone())
                         data-time=cell(|r| r.values[2].clone())
+                        data-dtype=cell(|r| r.dtype.clone())
                         class:above=above
                     >
-                        <th scope="row">{cell(|r| r.name.clone())}</th>
+                        <th scope="row">
+                            {cell(|r| r.name.clone())}
+                            {move || {
+                                let a = rows.with(|r| r.get(slot).map(|r| r.against.clone()).unwrap_or_default());
+                                (!a.is_empty()).then(|| view! { <span class="against" data-testid="point-against">{a}</span> })
+                            }}
+                        </th>
                         <td class="num">{cell(|r| r.saved.clone())}</td>
                         <td class="num">
                             {move || {

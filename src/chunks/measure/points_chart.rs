@@ -96,6 +96,7 @@ pub fn PointsChart(
                 node_ref=canvas_ref
                 data-testid="points-canvas"
                 data-points=move || count().to_string()
+                data-roofs=move || spec.with(|s| s.as_ref().map(|s| s.0.roof_keys()).unwrap_or_default())
                 data-frame=placed
                 class="chart-canvas"
                 role="img"
