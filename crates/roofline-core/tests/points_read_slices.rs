@@ -243,3 +243,24 @@ fn a_large_nsight_export_is_read_a_slice_at_a_time() {
     assert!(slices > 100, "{slices}");
     assert_eq!(in_slices(&text, 0, &[1, 4096, 7]).0, whole);
 }
+
+#[test]
+fn every_example_file_reads_the_same_in_slices() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/measurements");
+    let mut read_any = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+        if !matches!(ext, "csv" | "tsv" | "json" | "txt") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        let whole = read(&text, &[]);
+        assert!(!whole.kernels.is_empty(), "{}", path.display());
+        for steps in [&[1][..], &[2, 7], &[4096]] {
+            assert_eq!(in_slices(&text, 0, steps).0, whole, "{}", path.display());
+        }
+        read_any += 1;
+    }
+    assert!(read_any >= 8, "{read_any} example files");
+}
