@@ -552,16 +552,6 @@ fn draw<DB: DrawingBackend, const POINTS: bool>(
     }
     dots.extend(legend.iter().map(|l| l.rect));
     let mut labels = Labels::new(&plot, &dots, &lines, scale);
-    // The other roofs' dashed lines: the bend and peak labels keep off
-    // them where they can (a roof a little above the peak struck through
-    // the bend's label), and the kernels' names too; the roofs' own
-    // labels sit on them.
-    let roof_lines: Vec<_> = chart
-        .roofs
-        .iter()
-        .flat_map(|r| polyline_obstacles(&[at(xlo, r.peak), at(xhi, r.peak)], px(2.0), px(6.0)))
-        .collect();
-    labels.add_lines(&roof_lines);
     let row = px(16.0);
     // The critical intensities first: they are what the chart teaches.
     for (i, line) in chart.lines.iter().enumerate() {
@@ -606,7 +596,6 @@ fn draw<DB: DrawingBackend, const POINTS: bool>(
     )?;
     // The other roofs' labels, on their lines at either end; where the
     // whole label does not fit (a phone), its short one (`fp8 peak`).
-    labels.drop_lines(roof_lines.len());
     for r in &chart.roofs {
         let (_, y) = at(xlo, r.peak);
         let spots = [
@@ -622,7 +611,6 @@ fn draw<DB: DrawingBackend, const POINTS: bool>(
             }
         }
     }
-    labels.add_lines(&roof_lines);
     for &m in &markers {
         // What the operation attains under each line, right of the marker
         // (left of it would read as a bend label); once when lines agree.
