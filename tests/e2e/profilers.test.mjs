@@ -242,3 +242,67 @@ test('a TFLOPS column whose counts would put kernels far above the roof is read 
     await context.close();
   }
 });
+
+test('a large Nsight export pasted is taken a piece per task and read whole; a newer paste stops an older one', async () => {
+  const { page, context, problems } = await openPage(browser, `${server.url}?v=1&chip=h200`);
+  try {
+    await waitForDraw(page, 'roofline-canvas');
+    await page.click('[data-testid="points-open"]');
+    await page.waitForSelector(input);
+    const res = await page.evaluate(async () => {
+      // Five thousand kernels in the default page: 25,002 lines, 2 MB
+      // (over the million characters taken at once).
+      const q = (cells) => cells.map((c) => `"${c}"`).join(',');
+      const rows = ['==PROF== Connected to process 1', q(['ID', 'Process Name', 'Kernel Name', 'Metric Name', 'Metric Unit', 'Metric Value'])];
+      for (let i = 0; i < 5000; i++) {
+        const head = [String(i), 'python3', `k${i}`];
+        rows.push(q([...head, 'dram__bytes.sum', 'Mbyte', '1']));
+        rows.push(q([...head, 'gpu__time_duration.sum', 'usecond', '10']));
+        rows.push(q([...head, 'smsp__sass_thread_inst_executed_op_ffma_pred_on.sum', 'inst', '1,000,000']));
+        rows.push(q([...head, 'smsp__sass_thread_inst_executed_op_fadd_pred_on.sum', 'inst', '0']));
+        rows.push(q([...head, 'smsp__sass_thread_inst_executed_op_fmul_pred_on.sum', 'inst', '0']));
+      }
+      const big = rows.join('\n');
+      const box = document.querySelector('[data-testid="points-input"]');
+      const apply = document.querySelector('[data-testid="points-apply"]');
+      const paste = (text) => {
+        const data = new DataTransfer();
+        data.setData('text/plain', text);
+        const ev = new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true });
+        box.dispatchEvent(ev);
+        return ev.defaultPrevented;
+      };
+      const frame = () => new Promise((r) => requestAnimationFrame(r));
+      const until = async (re) => {
+        for (let f = 0; f < 2000 && !re.test(apply.textContent); f++) await frame();
+        return apply.textContent;
+      };
+      const out = { size: big.length };
+      out.prevented = paste(big);
+      out.all = await until(/\(5000\)/);
+      out.format = document.querySelector('[data-testid="points-format"]')?.dataset.value;
+      // A large paste, then at once a newer one: the newer is what is read.
+      const small = ['name,flops,bytes,time_us', ...Array.from({ length: 3000 }, (_, i) => `s${i},1e9,1e6,${5 + i}`)].join('\n');
+      paste(big);
+      await frame();
+      paste(small + '\n' + '#'.repeat(70000));
+      out.newer = await until(/\(3000\)/);
+      for (let f = 0; f < 60; f++) await frame();
+      out.after = apply.textContent;
+      out.newerFormat = document.querySelector('[data-testid="points-format"]')?.dataset.value;
+      return out;
+    });
+    assert.ok(res.size > 2 ** 20, String(res.size));
+    assert.equal(res.prevented, true);
+    assert.equal(res.all, 'Add measurements (5000)');
+    assert.equal(res.format, 'Nsight Compute CSV (default page)');
+    assert.equal(res.newer, 'Add measurements (3000)');
+    assert.equal(res.after, 'Add measurements (3000)', 'the older copy did not come back');
+    assert.equal(res.newerFormat, 'CSV');
+    await page.click('[data-testid="points-apply"]');
+    await page.waitForFunction(() => document.querySelector('[data-testid="points-canvas"]')?.getAttribute('data-points') === '3000');
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});

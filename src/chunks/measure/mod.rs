@@ -4,6 +4,7 @@
 //! the keyboard reaches its summary, and at start when the link holds
 //! measurements.
 
+pub mod js_text;
 pub mod panel;
 pub mod point_table;
 pub mod points_chart;

@@ -15,6 +15,7 @@ use roofline_core::points::read::{self, Progress, RateByRoof};
 use roofline_core::points::table::{groups, totals, SortKey};
 use roofline_core::points::{example, export, place, Field, Kernel, Placed, Roof, RowError};
 
+use crate::chunks::measure::js_text::{clipboard_js, take_in_pieces};
 use crate::chunks::measure::point_table::PointTable;
 use crate::chunks::measure::points_chart::{PointsChart, PointsSpec};
 use crate::chunks::measure::snippets::Snippets;
@@ -39,6 +40,10 @@ pub fn Measurements(
     let link_errors = RwSignal::new(link_errors);
     // The user's column choices, by header.
     let mapping = RwSignal::new(Vec::<(String, Field)>::new());
+    // A large paste goes to the reader a piece per task; a newer paste,
+    // file or edit stops an older copy (the number of the copy wanted).
+    let copies = StoredValue::new(0u32);
+    let stop_copy = move || copies.update_value(|c| *c = c.wrapping_add(1));
     // A column headed `TFLOPS` whose counts put the kernels far above the
     // roof, read as FLOP/s (a second reading, once the first is done).
     let by_roof = RwSignal::new(None::<RateByRoof>);
@@ -161,6 +166,7 @@ pub fn Measurements(
             let text = example::profile(&r);
             let kernels = read::read(&text, &[]).kernels;
             held.set(false);
+            stop_copy();
             pasted.set(text);
             mapping.set(Vec::new());
             publish(kernels);
@@ -168,6 +174,7 @@ pub fn Measurements(
     };
     let clear = move |_| {
         held.set(false);
+        stop_copy();
         pasted.set(String::new());
         mapping.set(Vec::new());
         publish(Vec::new());
@@ -191,6 +198,7 @@ pub fn Measurements(
             .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
             .and_then(|i| i.files())
             .and_then(|f| f.get(0));
+        stop_copy();
         read_file(file, pasted, mapping, held);
     };
     let drop_file = move |ev: leptos::ev::DragEvent| {
@@ -200,15 +208,20 @@ pub fn Measurements(
             .and_then(|f| f.get(0));
         if file.is_some() {
             ev.prevent_default();
+            stop_copy();
             read_file(file, pasted, mapping, held);
         }
     };
     // A large paste goes straight to the reader, not into the box.
     let paste = move |ev: leptos::ev::ClipboardEvent| {
-        let text = ev.clipboard_data().and_then(|d| d.get_data("text").ok());
-        if let Some(text) = text.filter(|t| t.len() > HOLD_BYTES) {
+        let text = ev.clipboard_data().and_then(|d| clipboard_js(&d));
+        if let Some(text) = text.filter(|t| t.length() as usize > HOLD_BYTES) {
             ev.prevent_default();
-            take_table(text, pasted, mapping, held);
+            let copy = copies.get_value().wrapping_add(1);
+            copies.set_value(copy);
+            take_in_pieces(text, copy, copies, move |t| {
+                take_table(t, pasted, mapping, held)
+            });
         }
     };
     let held_note = move || {
@@ -374,6 +387,7 @@ pub fn Measurements(
                     prop:placeholder=move || if held.get() { HELD_PLACEHOLDER } else { PLACEHOLDER }
                     on:input=move |ev| {
                         held.set(false);
+                        stop_copy();
                         pasted.set(event_target_value(&ev));
                     }
                     on:paste=paste
