@@ -22,6 +22,7 @@ pub mod model;
 pub mod network;
 pub mod num;
 pub mod op;
+pub mod pages;
 pub mod points;
 pub mod quiz;
 pub mod report;

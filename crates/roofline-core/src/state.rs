@@ -8,6 +8,7 @@
 //! compute them ([`default_sizes`], [`default_level2`], [`default_batch_dim`])
 //! are public so the app and the link encoder agree on them.
 
+pub use crate::pages::{AppState, View};
 use crate::small::SmallMap;
 
 use crate::analysis::Scenario;
@@ -30,44 +31,6 @@ pub const DEFAULT_QUESTION: &str = "q1";
 
 /// The highest part number accepted when the questions are not known.
 pub const MAX_PART: u32 = 100;
-
-/// Which page is shown.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum View {
-    /// The calculator (the default).
-    #[default]
-    Calculator,
-    /// The practice questions.
-    Quiz,
-    /// The chapter in steps, with live figures.
-    Learn,
-    /// A whole transformer on the roofline.
-    Model,
-}
-
-impl View {
-    /// The key used in links: `calc`, `quiz`, `learn` or `model`.
-    pub fn key(self) -> &'static str {
-        match self {
-            View::Calculator => "calc",
-            View::Quiz => "quiz",
-            View::Learn => "learn",
-            View::Model => "model",
-        }
-    }
-
-    /// Parses a key (`calc`, `calculator`, `quiz`, `learn`, `model`),
-    /// case-insensitively.
-    pub fn from_key(s: &str) -> Option<View> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "calc" | "calculator" => Some(View::Calculator),
-            "quiz" => Some(View::Quiz),
-            "learn" => Some(View::Learn),
-            "model" => Some(View::Model),
-            _ => None,
-        }
-    }
-}
 
 /// The scale of the batch chart's axes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -180,37 +143,6 @@ pub struct QuizState {
     pub seed: u64,
 }
 
-/// The whole state of the app.
-#[derive(Debug, Clone, PartialEq)]
-pub struct AppState {
-    /// The page shown.
-    pub view: View,
-    /// The calculator.
-    pub calc: CalcState,
-    /// The practice questions.
-    pub quiz: QuizState,
-    /// The Learn page's open step, from 1 to [`crate::learn::STEP_COUNT`].
-    pub step: u32,
-    /// Measured kernels on the roofline, in the link's compact form
-    /// ([`crate::points::compact`]); empty for none.
-    pub points: String,
-    /// The Model page (its chip and chip count are the calculator's).
-    pub model: crate::model::ModelState,
-}
-
-impl Default for AppState {
-    fn default() -> Self {
-        AppState {
-            view: View::default(),
-            calc: CalcState::default(),
-            quiz: QuizState::default(),
-            step: 1,
-            points: String::new(),
-            model: crate::model::ModelState::default(),
-        }
-    }
-}
-
 impl Default for QuizState {
     fn default() -> Self {
         QuizState {
@@ -301,49 +233,6 @@ pub fn default_batch_dim(op: &Operation) -> String {
 }
 
 impl CalcState {
-    /// The calculator state that shows a quiz question's setup.
-    pub fn from_setup(setup: &crate::quiz::CalcSetup) -> CalcState {
-        let op = Operation::parse(&setup.op).ok();
-        let mut c = CalcState {
-            chip: setup.chip.clone(),
-            op: op
-                .as_ref()
-                .map_or_else(|| setup.op.clone(), Operation::notation),
-            sizes: setup.sizes.clone(),
-            compute: setup.compute,
-            level1: setup.level,
-            chips: setup.chips.max(1),
-            link: setup.link,
-            shard: setup.shard_dim.clone(),
-            ..CalcState::default()
-        };
-        for (d, v) in &setup.peak_overrides {
-            c.set_peak_override(*d, Some(*v));
-        }
-        for (k, v) in &setup.bw_overrides {
-            c.set_bw_override(*k, Some(*v));
-        }
-        c.level2 = setup
-            .level2
-            .or_else(|| {
-                c.chip()
-                    .ok()
-                    .and_then(|chip| default_level2(&chip, c.level1))
-            })
-            .filter(|l| *l != c.level1);
-        if let Some(op) = &op {
-            c.batch_dim = setup
-                .solve_for
-                .clone()
-                .filter(|d| op.has_dim(d))
-                .unwrap_or_else(|| default_batch_dim(op));
-        }
-        if !setup.pairs.is_empty() {
-            c.pairs = setup.pairs.iter().copied().take(MAX_PAIRS).collect();
-        }
-        c
-    }
-
     /// The preset with the user's peaks and bandwidths applied.
     pub fn chip(&self) -> Result<Chip, CoreError> {
         let mut chip =

@@ -560,7 +560,7 @@ fn texts_are_written_out() {
 
 #[test]
 fn every_setup_opens_in_the_calculator_without_notices() {
-    use roofline_core::state::{AppState, CalcState, View};
+    use roofline_core::state::{AppState, View};
     use roofline_core::url::{decode, encode};
     for id in roofline_core::quiz::ids() {
         for seed in [0, 7, 12345] {
@@ -568,7 +568,7 @@ fn every_setup_opens_in_the_calculator_without_notices() {
             for part in &q.parts {
                 let state = AppState {
                     view: View::Calculator,
-                    calc: CalcState::from_setup(q.calc_for(&part.id)),
+                    calc: q.calc_for(&part.id).calc_state(),
                     ..AppState::default()
                 };
                 let link = encode(&state);

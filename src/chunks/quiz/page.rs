@@ -100,7 +100,7 @@ pub fn QuizPage(
             .iter()
             .enumerate()
             .map(|(i, part)| {
-                let calc = CalcState::from_setup(q.calc_for(&part.id));
+                let calc = q.calc_for(&part.id).calc_state();
                 let href = format!(
                     "?{}",
                     encode(&AppState {

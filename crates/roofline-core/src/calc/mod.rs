@@ -12,6 +12,7 @@
 
 mod chip_fields;
 mod input;
+pub(crate) mod link;
 mod network_view;
 
 pub use input::CalcInput;

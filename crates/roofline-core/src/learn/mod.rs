@@ -8,6 +8,7 @@
 //! hold formulas but no catalogue number. "Open in the calculator" opens
 //! the step's state.
 
+pub(crate) mod link;
 mod progress;
 mod steps;
 mod words;

@@ -18,6 +18,7 @@
 //! (uniform routing), so a small batch reads fewer weights than P.
 
 mod config;
+pub(crate) mod link;
 mod ops;
 mod presets;
 mod run;

@@ -34,8 +34,10 @@
 mod answer;
 mod bank;
 mod check;
+pub(crate) mod link;
 mod numbers;
 pub mod progress;
+mod setup;
 
 pub use check::{check, PartState, Verdict};
 

@@ -26,17 +26,17 @@
 
 // Where the code is: `query` splits the pasted text into parameters and
 // reads numbers from them; `notice` words what went wrong; `encode` writes
-// a link; `read_calc` reads the calculator's keys; `decode` reads a whole
-// link with their help. No file depends on one that uses it.
+// a link and `decode` reads one. Each page's own keys are read and written
+// in its folder's `link.rs`, through the page table (`crate::pages`).
 mod decode;
 mod encode;
-mod notice;
-mod query;
-mod read_calc;
-mod read_model;
+pub(crate) mod notice;
+pub(crate) mod query;
 
+pub use crate::calc::link::op_key;
 pub use decode::{decode, decode_with};
-pub use encode::{encode, op_key};
+pub use encode::encode;
+pub(crate) use encode::LinkOut;
 pub use notice::Notice;
 
 use crate::state::AppState;

@@ -29,13 +29,13 @@ impl fmt::Display for Notice {
     }
 }
 
-pub(super) struct Notes {
-    pub(super) list: Vec<Notice>,
-    pub(super) dropped: usize,
+pub(crate) struct Notes {
+    pub(crate) list: Vec<Notice>,
+    pub(crate) dropped: usize,
 }
 
 impl Notes {
-    pub(super) fn push(&mut self, param: &str, message: String) {
+    pub(crate) fn push(&mut self, param: &str, message: String) {
         if self.list.len() < MAX_NOTICES {
             self.list.push(Notice {
                 param: clip(param, ECHO_CHARS),
@@ -46,7 +46,7 @@ impl Notes {
         }
     }
 
-    pub(super) fn finish(mut self) -> Vec<Notice> {
+    pub(crate) fn finish(mut self) -> Vec<Notice> {
         if self.dropped > 0 {
             self.list.push(Notice {
                 param: String::new(),
@@ -68,7 +68,7 @@ fn is_invisible(c: char) -> bool {
 
 /// `s` as a notice may echo it: trimmed, clipped, invisible characters
 /// shown as spaces; `None` if it spells a non-finite number ("NaN", "inf").
-pub(super) fn shown(s: &str) -> Option<String> {
+pub(crate) fn shown(s: &str) -> Option<String> {
     let t: String = s
         .chars()
         .map(|c| if is_invisible(c) { ' ' } else { c })
@@ -90,7 +90,7 @@ fn spells_non_finite(s: &str) -> bool {
 }
 
 /// `name = 'value'`, or just `name` when the value cannot be echoed.
-pub(super) fn said(name: &str, raw: &str) -> String {
+pub(crate) fn said(name: &str, raw: &str) -> String {
     match shown(raw) {
         Some(s) => format!("{name} = '{s}'"),
         None => name.to_string(),
@@ -98,7 +98,7 @@ pub(super) fn said(name: &str, raw: &str) -> String {
 }
 
 /// `'text'`, or `a value` when it cannot be echoed.
-pub(super) fn quoted(raw: &str) -> String {
+pub(crate) fn quoted(raw: &str) -> String {
     match shown(raw) {
         Some(s) => format!("'{s}'"),
         None => "a value".to_string(),
@@ -106,11 +106,11 @@ pub(super) fn quoted(raw: &str) -> String {
 }
 
 /// A dimension name from an operation, for a message.
-pub(super) fn dim_name(d: &str) -> String {
+pub(crate) fn dim_name(d: &str) -> String {
     shown(d).unwrap_or_else(|| "a dimension".to_string())
 }
 
-pub(super) fn dim_list(dims: &[String]) -> String {
+pub(crate) fn dim_list(dims: &[String]) -> String {
     dims.iter()
         .map(|d| dim_name(d))
         .collect::<Vec<_>>()
@@ -119,7 +119,7 @@ pub(super) fn dim_list(dims: &[String]) -> String {
 
 /// Like [`shown`] for a longer message of the core's own (a parse error,
 /// which echoes at most a few characters of the text).
-pub(super) fn shown_long(s: &str) -> Option<String> {
+pub(crate) fn shown_long(s: &str) -> Option<String> {
     if spells_non_finite(s) {
         None
     } else {
@@ -128,7 +128,7 @@ pub(super) fn shown_long(s: &str) -> Option<String> {
 }
 
 /// `D = '-5' is not a positive size` (the subject echoes the value when it can).
-pub(super) fn num_problem(name: &str, raw: &str, e: NumErr, what: &str) -> String {
+pub(crate) fn num_problem(name: &str, raw: &str, e: NumErr, what: &str) -> String {
     let subject = said(name, raw);
     match e {
         NumErr::NotNumber => format!("{subject} is not a number"),

@@ -4,30 +4,30 @@
 use super::MAX_PARAMS;
 
 /// One distinct key of the query.
-pub(super) struct Param {
+pub(crate) struct Param {
     /// Trimmed and lower-cased.
-    pub(super) key: String,
+    pub(crate) key: String,
     /// The last value given.
-    pub(super) value: String,
+    pub(crate) value: String,
     /// How many times the key appears.
-    pub(super) count: usize,
+    pub(crate) count: usize,
     /// Index of its last appearance.
-    pub(super) last: usize,
+    pub(crate) last: usize,
     /// Whether the decoder read it.
-    pub(super) used: bool,
+    pub(crate) used: bool,
 }
 
 /// The keys of a query, in the order of their first appearance. Looked up
 /// by a linear search: there are at most [`MAX_PARAMS`], and a hash map
 /// would bring std's hasher and its table code into the wasm.
-pub(super) struct Params {
-    pub(super) list: Vec<Param>,
+pub(crate) struct Params {
+    pub(crate) list: Vec<Param>,
     /// Parameters after the first [`MAX_PARAMS`], not read.
-    pub(super) skipped: usize,
+    pub(crate) skipped: usize,
 }
 
 impl Params {
-    pub(super) fn read(query: &str) -> Params {
+    pub(crate) fn read(query: &str) -> Params {
         let mut p = Params {
             list: Vec::new(),
             skipped: 0,
@@ -59,7 +59,7 @@ impl Params {
     }
 
     /// The value of `key`, marking it read.
-    pub(super) fn take(&mut self, key: &str) -> Option<String> {
+    pub(crate) fn take(&mut self, key: &str) -> Option<String> {
         let e = self.list.iter_mut().find(|e| e.key == key)?;
         e.used = true;
         Some(e.value.clone())
@@ -67,7 +67,7 @@ impl Params {
 
     /// `(key, value)` of every key starting with `prefix`, in the order of
     /// their last appearance, marking them read.
-    pub(super) fn take_prefixed(&mut self, prefix: &str) -> Vec<(String, String)> {
+    pub(crate) fn take_prefixed(&mut self, prefix: &str) -> Vec<(String, String)> {
         let mut found: Vec<&mut Param> = self
             .list
             .iter_mut()
@@ -87,7 +87,7 @@ impl Params {
 /// The query inside whatever was pasted: a leading `#` or `?` is dropped,
 /// and so is everything up to the first `?` when what precedes it has no
 /// `=` or `&` (a whole URL); a `#fragment` is cut off.
-pub(super) fn query_part(input: &str) -> &str {
+pub(crate) fn query_part(input: &str) -> &str {
     let mut s = input.trim();
     s = s.strip_prefix('#').unwrap_or(s);
     if let Some(i) = s.find('?') {
@@ -106,7 +106,7 @@ pub(super) fn query_part(input: &str) -> &str {
 
 /// Why a number could not be used.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum NumErr {
+pub(crate) enum NumErr {
     NotNumber,
     NotPositive,
     TooLarge,
@@ -115,7 +115,7 @@ pub(super) enum NumErr {
 
 /// A positive, finite number: plain (`4096`) or with an exponent
 /// (`1.97e14`); `_` may separate digits.
-pub(super) fn positive(raw: &str) -> Result<f64, NumErr> {
+pub(crate) fn positive(raw: &str) -> Result<f64, NumErr> {
     let t: String = raw.trim().chars().filter(|c| *c != '_').collect();
     let v = crate::num::parse_f64(&t).ok_or(NumErr::NotNumber)?;
     if v.is_nan() {
@@ -132,7 +132,7 @@ pub(super) fn positive(raw: &str) -> Result<f64, NumErr> {
 }
 
 /// A whole number (digits, or a number such as `2e3` that is whole).
-pub(super) fn whole(raw: &str) -> Option<u64> {
+pub(crate) fn whole(raw: &str) -> Option<u64> {
     let t: String = raw.trim().chars().filter(|c| *c != '_').collect();
     if let Ok(n) = t.parse::<u64>() {
         return Some(n);

@@ -3,11 +3,12 @@
 //! numbers and the chip count `n` are the calculator's. Each bad value is
 //! replaced by its default, with a notice.
 
-use crate::model::{preset, ModelState, Phase, CUSTOM_FIELDS};
+use super::{custom_value, preset, ModelState, Phase, CUSTOM_FIELDS};
+use crate::num::shortest;
+use crate::url::notice::{said, Notes};
+use crate::url::query::{whole, Params};
+use crate::url::LinkOut;
 use crate::DType;
-
-use super::notice::{said, Notes};
-use super::query::{whole, Params};
 
 /// The custom model's link keys: `m.` and the field's key.
 pub const CUSTOM_KEYS: [&str; 9] = [
@@ -96,7 +97,9 @@ fn read_flag(p: &mut Params, n: &mut Notes, key: &str, default: bool) -> bool {
     }
 }
 
-pub(super) fn read_model(p: &mut Params, n: &mut Notes) -> ModelState {
+/// The page's state from its keys; each bad value is its default, with a
+/// notice.
+pub(crate) fn read(p: &mut Params, n: &mut Notes) -> ModelState {
     let d = ModelState::default();
     let model = match p.take("model") {
         None => d.model.clone(),
@@ -119,9 +122,9 @@ pub(super) fn read_model(p: &mut Params, n: &mut Notes) -> ModelState {
     let mut custom = preset(&model).map_or_else(|| d.custom.clone(), |pr| pr.config.clone());
     if model == "custom" {
         for ((key, _), link_key) in CUSTOM_FIELDS.iter().zip(CUSTOM_KEYS) {
-            let default = crate::model::custom_value(&custom, key);
+            let default = custom_value(&custom, key);
             let v = read_whole(p, n, link_key, 1, default);
-            crate::model::set_custom(&mut custom, key, v);
+            super::set_custom(&mut custom, key, v);
         }
         custom.tied = read_flag(p, n, "m.tied", false);
         custom.gated = read_flag(p, n, "m.gated", true);
@@ -187,5 +190,55 @@ pub(super) fn read_model(p: &mut Params, n: &mut Notes) -> ModelState {
         math,
         eff_flops: read_fraction(p, n, "eff.flops"),
         eff_bw: read_fraction(p, n, "eff.bw"),
+    }
+}
+
+/// The Model page's keys, in the order of `docs/url-schema.md`: only what
+/// differs from the defaults; a custom model writes every field.
+pub(crate) fn write(m: &ModelState, out: &mut LinkOut) {
+    let d = ModelState::default();
+    if m.model != d.model {
+        out.put("model", m.model.clone());
+    }
+    if m.model == "custom" {
+        for ((key, _), link_key) in CUSTOM_FIELDS.iter().zip(CUSTOM_KEYS) {
+            out.put(link_key, shortest(custom_value(&m.custom, key)));
+        }
+        if m.custom.tied {
+            out.put("m.tied", "1".to_string());
+        }
+        if !m.custom.gated {
+            out.put("m.gated", "0".to_string());
+        }
+    }
+    if m.phase != d.phase {
+        out.put("phase", m.phase.key().to_string());
+    }
+    for (k, v, dv) in [
+        ("b", m.batch, d.batch),
+        ("ctx", m.context, d.context),
+        ("prompt", m.prompt, d.prompt),
+    ] {
+        if v != dv {
+            out.put(k, shortest(v));
+        }
+    }
+    for (k, v, dv) in [
+        ("w", m.weights, d.weights),
+        ("kv", m.kv, d.kv),
+        ("act", m.act, d.act),
+    ] {
+        if v != dv {
+            out.put(k, v.name().to_string());
+        }
+    }
+    if let Some(t) = m.math {
+        out.put("math", t.name().to_string());
+    }
+    if m.eff_flops != 1.0 {
+        out.put("eff.flops", shortest(m.eff_flops));
+    }
+    if m.eff_bw != 1.0 {
+        out.put("eff.bw", shortest(m.eff_bw));
     }
 }

@@ -13,10 +13,10 @@ use crate::state::{
 };
 use crate::{ComputeUnit, DType, LevelKind, RoofKey};
 
-use super::encode::pairs_value;
-use super::notice::{dim_list, dim_name, num_problem, quoted, said, shown, shown_long, Notes};
-use super::query::{positive, whole, Params};
-use super::MAX_OP_CHARS;
+use super::write::pairs_value;
+use crate::url::notice::{dim_list, dim_name, num_problem, quoted, said, shown, shown_long, Notes};
+use crate::url::query::{positive, whole, Params};
+use crate::url::MAX_OP_CHARS;
 
 /// A chip to fall back on if even the default preset were missing.
 fn fallback_chip() -> Chip {
@@ -33,6 +33,7 @@ fn fallback_chip() -> Chip {
         })
 }
 
+/// The calculator's state from its keys, each bad value replaced.
 pub(super) fn read_calc(p: &mut Params, n: &mut Notes) -> CalcState {
     // The chip, then the user's numbers on it.
     let mut chip = match p.take("chip") {

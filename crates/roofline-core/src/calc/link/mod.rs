@@ -1,0 +1,21 @@
+//! The calculator's keys of a link (docs/url-schema.md): `read.rs` reads
+//! them, `viable.rs` makes sure the page can show what was read, and
+//! `write.rs` writes them. The link codec (`crate::url`) calls them through
+//! the page table (`crate::pages`); they are the link chunk's code.
+
+mod read;
+mod viable;
+mod write;
+
+pub use write::op_key;
+pub(crate) use write::write;
+
+use crate::state::CalcState;
+use crate::url::notice::Notes;
+use crate::url::query::Params;
+
+/// The calculator's state from its keys: every bad value replaced by a
+/// fallback with a notice, then made viable (the page can show it).
+pub(crate) fn read(p: &mut Params, n: &mut Notes) -> CalcState {
+    viable::viable(read::read_calc(p, n), n)
+}

@@ -1,0 +1,195 @@
+//! The page table: every page of Roofline Lab is one row of [`PAGES`], and
+//! its state one field of [`AppState`].
+//!
+//! A row names the page ([`View`]), its `view=` key in links, its tab's
+//! label and the wasm chunk that holds it. The app's shell builds the tab
+//! bar from the rows; the link codec ([`crate::url`]) reads and writes each
+//! page's keys through [`AppState::read_pages`] and
+//! [`AppState::write_pages`], in the rows' order. A page's state and its
+//! link keys live in its own folder (`calc/`, `learn/`, `quiz/`, `model/`,
+//! each with a `link.rs`).
+//!
+//! Adding a page: a variant of [`View`], a row of [`PAGES`], a field of
+//! [`AppState`] and its two lines in `read_pages` and `write_pages`, all in
+//! this file (ARCHITECTURE.md, "Recipes"). The tests below check that the
+//! table and the enum agree.
+
+use crate::model::ModelState;
+use crate::state::{CalcState, QuizState};
+use crate::url::notice::Notes;
+use crate::url::query::Params;
+use crate::url::LinkOut;
+
+/// Which page is shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum View {
+    /// The calculator (the default).
+    #[default]
+    Calculator,
+    /// The chapter in steps, with live figures.
+    Learn,
+    /// The practice questions.
+    Quiz,
+    /// A whole transformer on the roofline.
+    Model,
+}
+
+/// One page: what the shell and the link need to know of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Page {
+    /// The page.
+    pub view: View,
+    /// Its `view=` value in links, and its tab's test id (`tab-KEY`).
+    pub key: &'static str,
+    /// Other values a link may give for it (read case-insensitively).
+    pub aliases: &'static [&'static str],
+    /// The label of its tab.
+    pub label: &'static str,
+    /// The wasm chunk that holds the page (a row of `src/chunks/chunks.json`),
+    /// or `None` for a page of the first load.
+    pub chunk: Option<&'static str>,
+}
+
+/// Every page, in the order of the tabs and of the link's keys.
+pub const PAGES: [Page; 4] = [
+    Page {
+        view: View::Calculator,
+        key: "calc",
+        aliases: &["calculator"],
+        label: "Calculator",
+        chunk: None,
+    },
+    Page {
+        view: View::Learn,
+        key: "learn",
+        aliases: &[],
+        label: "Learn",
+        chunk: Some("learn"),
+    },
+    Page {
+        view: View::Quiz,
+        key: "quiz",
+        aliases: &[],
+        label: "Quiz",
+        chunk: Some("quiz"),
+    },
+    Page {
+        view: View::Model,
+        key: "model",
+        aliases: &[],
+        label: "Model",
+        chunk: Some("model"),
+    },
+];
+
+impl View {
+    /// The page's row of [`PAGES`].
+    pub fn page(self) -> &'static Page {
+        PAGES.iter().find(|p| p.view == self).unwrap_or(&PAGES[0])
+    }
+
+    /// The key used in links: `calc`, `learn`, `quiz` or `model`.
+    pub fn key(self) -> &'static str {
+        self.page().key
+    }
+
+    /// Parses a key or an alias (`calc`, `calculator`, `quiz`, ...),
+    /// case-insensitively.
+    pub fn from_key(s: &str) -> Option<View> {
+        let s = s.trim().to_ascii_lowercase();
+        PAGES
+            .iter()
+            .find(|p| p.key == s || p.aliases.contains(&s.as_str()))
+            .map(|p| p.view)
+    }
+}
+
+/// The whole state of the app: the page shown and each page's own state.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AppState {
+    /// The page shown.
+    pub view: View,
+    /// The calculator.
+    pub calc: CalcState,
+    /// Measured kernels on the calculator's roofline, in the link's compact
+    /// form ([`crate::points::compact`]); empty for none.
+    pub points: String,
+    /// The Learn page's open step, from 1 to [`crate::learn::STEP_COUNT`].
+    pub step: u32,
+    /// The practice questions.
+    pub quiz: QuizState,
+    /// The Model page (its chip and chip count are the calculator's).
+    pub model: ModelState,
+}
+
+impl Default for AppState {
+    fn default() -> Self {
+        AppState {
+            view: View::default(),
+            calc: CalcState::default(),
+            points: String::new(),
+            step: 1,
+            quiz: QuizState::default(),
+            model: ModelState::default(),
+        }
+    }
+}
+
+impl AppState {
+    /// Reads every page's keys from a link (all but `v` and `view`), in the
+    /// rows' order: each page's own reader, in its folder's `link.rs`.
+    /// `questions` lists the quiz's question ids with their parts (see
+    /// [`crate::url::decode_with`]).
+    pub(crate) fn read_pages(
+        view: View,
+        p: &mut Params,
+        n: &mut Notes,
+        questions: &[(&str, u32)],
+    ) -> AppState {
+        AppState {
+            view,
+            calc: crate::calc::link::read(p, n),
+            // Kept as written: the measurements panel reads the kernels
+            // (`points::compact::decode`) and lists each item that is not one.
+            points: p.take("pts").unwrap_or_default(),
+            step: crate::learn::link::read(p, n),
+            quiz: crate::quiz::link::read(p, n, questions),
+            model: crate::model::link::read(p, n),
+        }
+    }
+
+    /// Writes every page's keys that differ from their defaults, in the
+    /// rows' order (after `v` and `view`).
+    pub(crate) fn write_pages(&self, out: &mut LinkOut) {
+        crate::calc::link::write(&self.calc, out);
+        if !self.points.is_empty() {
+            out.put("pts", self.points.clone());
+        }
+        crate::learn::link::write(self.step, out);
+        crate::quiz::link::write(&self.quiz, out);
+        crate::model::link::write(&self.model, out);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+    use super::*;
+
+    /// Every variant has exactly one row, and every key reads back.
+    #[test]
+    fn the_table_and_the_enum_agree() {
+        for v in [View::Calculator, View::Learn, View::Quiz, View::Model] {
+            // A new variant must be added here (the match fails to compile
+            // without it) and to PAGES (the count below fails without it).
+            match v {
+                View::Calculator | View::Learn | View::Quiz | View::Model => {}
+            }
+            assert_eq!(PAGES.iter().filter(|p| p.view == v).count(), 1, "{v:?}");
+            assert_eq!(View::from_key(v.key()), Some(v));
+        }
+        assert_eq!(View::from_key(" Calculator "), Some(View::Calculator));
+        assert_eq!(View::from_key("scale"), None);
+        assert_eq!(PAGES[0].view, View::default());
+    }
+}
