@@ -1,32 +1,19 @@
-//! The page: the calculator's state, the memos that evaluate it through the
-//! core, and the components laid out.
-
-use std::sync::Arc;
+//! The shell: the app's state as signals, the address kept in step with
+//! it, the tab bar and the open page. Pages are rows of the page table
+//! (`roofline_core::pages` and [`crate::page::pages`]): nothing here names
+//! one.
 
 use leptos::prelude::*;
-use roofline_charts::{roofline_for_view, RooflineChart};
-use roofline_core::calc::{evaluate, CalcInput, CalcView};
-use roofline_core::state::{AppState, ChartScale, View};
+use roofline_core::state::AppState;
 use roofline_core::url::Decoded;
 
-use crate::chunks::batch::BatchPanel;
-use crate::chunks::batch::Derivation;
-use crate::chunks::compare::ComparePanel;
-use crate::chunks::learn::{prefetch_learn, LearnLoader};
 use crate::chunks::link;
-use crate::chunks::measure::MeasurePanel;
-use crate::chunks::model::{prefetch_model, ModelLoader};
-use crate::chunks::quiz::{prefetch_quiz, QuizLoader};
-use crate::chunks::why::prefetch_why;
 use crate::page::address;
 use crate::page::canvas;
-use crate::page::chip_panel::ChipPanel;
-use crate::page::levels_panel::LevelsPanel;
 use crate::page::link_bar::LinkBar;
-use crate::page::op_panel::OpPanel;
-use crate::page::results::Results;
-use crate::page::roofline_chart::RooflineChartView;
-use crate::page::shown::shown_later;
+use crate::page::pages::app_page;
+use crate::page::signals::Signals;
+use crate::page::tabs::Tabs;
 
 /// The whole app.
 #[component]
@@ -45,58 +32,11 @@ pub fn App(
         state: AppState::default(),
         notices: vec![link::unread("the defaults are shown")],
     });
-    let input = RwSignal::new(CalcInput::from_state(&start.calc));
-    let pairs = RwSignal::new(start.calc.pairs.clone());
-    let batch_log = RwSignal::new(start.calc.batch_scale == ChartScale::Log);
-    let roofline_log = RwSignal::new(start.calc.roofline_scale == ChartScale::Log);
-    // Which page is open.
-    let page = RwSignal::new(start.view);
-    let quiz = RwSignal::new(start.quiz.clone());
-    let step = RwSignal::new(start.step);
-    // The Model page's state (its chip and chip count are the calculator's).
-    let model = RwSignal::new(start.model.clone());
-    // Measured kernels: their link form, and the text the user pasted.
-    let points = RwSignal::new(start.points.clone());
-    let pasted = RwSignal::new(String::new());
+    let s = Signals::new(&start);
     let notices = RwSignal::new(start_notices);
-    let epoch = RwSignal::new(0u32);
-
-    // Behind an `Arc`: a memo's `get` and the "last valid" fallback below
-    // then copy a pointer, not the whole view (and no clone of it is linked).
-    let view = Memo::new(move |_| Arc::new(input.with(evaluate)));
-    // The last evaluation that produced results: shown while a field is invalid.
-    let results = Memo::new(move |prev: Option<&Arc<CalcView>>| {
-        let v = view.get();
-        match (v.analysis.is_some(), prev) {
-            (false, Some(p)) => p.clone(),
-            _ => v,
-        }
-    });
-    let stale = Memo::new(move |_| view.with(|v| v.analysis.is_none()));
 
     // The state of what is on screen (the last valid calculator state).
-    let app_state = Memo::new(move |prev: Option<&AppState>| {
-        let scale = |log: bool| {
-            if log {
-                ChartScale::Log
-            } else {
-                ChartScale::Linear
-            }
-        };
-        let (bs, rs) = (scale(batch_log.get()), scale(roofline_log.get()));
-        let calc = input.with(|i| pairs.with(|p| results.with(|v| v.to_state(i, p, bs, rs))));
-        let calc = calc
-            .or_else(|| prev.map(|p| p.calc.clone()))
-            .unwrap_or_default();
-        AppState {
-            view: page.get(),
-            calc,
-            quiz: quiz.get(),
-            step: step.get(),
-            points: points.get(),
-            model: model.get(),
-        }
-    });
+    let app_state = Memo::new(move |prev: Option<&AppState>| s.state(prev));
     // Write it to the address: typing replaces the entry; a change more than
     // 1.5 s after the last new entry makes a new one (back / forward).
     let last_push = StoredValue::new(f64::NEG_INFINITY);
@@ -162,119 +102,18 @@ pub fn App(
                 return;
             };
             restoring.set_value(true);
-            input.set(CalcInput::from_state(&d.state.calc));
-            pairs.set(d.state.calc.pairs.clone());
-            batch_log.set(d.state.calc.batch_scale == ChartScale::Log);
-            roofline_log.set(d.state.calc.roofline_scale == ChartScale::Log);
-            page.set(d.state.view);
-            quiz.set(d.state.quiz.clone());
-            step.set(d.state.step);
-            points.set(d.state.points.clone());
-            model.set(d.state.model.clone());
+            s.set(&d.state);
             notices.set(d.notices);
-            epoch.update(|e| *e += 1);
         });
     });
 
-    let roofline = Memo::new(move |_| -> Result<RooflineChart, String> {
-        let log = roofline_log.get();
-        results.with(|v| roofline_for_view(v, log))
-    });
-
     // Which page: a memo, so that a click on the current tab rebuilds nothing.
-    let open = Memo::new(move |_| page.get());
-    let pressed = move |p: View| move || if page.get() == p { "true" } else { "false" };
+    let open = Memo::new(move |_| s.view.get());
 
     view! {
         <LinkBar notices=notices />
-        <nav class="tabs" aria-label="Mode">
-            <button
-                type="button"
-                data-testid="tab-calc"
-                aria-pressed=pressed(View::Calculator)
-                on:click=move |_| page.set(View::Calculator)
-            >
-                "Calculator"
-            </button>
-            <button
-                type="button"
-                data-testid="tab-learn"
-                aria-pressed=pressed(View::Learn)
-                on:click=move |_| page.set(View::Learn)
-                on:pointerenter=|_| prefetch_learn()
-                on:pointerdown=|_| prefetch_learn()
-                on:focus=|_| prefetch_learn()
-            >
-                "Learn"
-            </button>
-            <button
-                type="button"
-                data-testid="tab-quiz"
-                aria-pressed=pressed(View::Quiz)
-                on:click=move |_| page.set(View::Quiz)
-                on:pointerenter=|_| prefetch_quiz()
-                on:pointerdown=|_| prefetch_quiz()
-                on:focus=|_| prefetch_quiz()
-            >
-                "Quiz"
-            </button>
-            <button
-                type="button"
-                data-testid="tab-model"
-                aria-pressed=pressed(View::Model)
-                on:click=move |_| page.set(View::Model)
-                on:pointerenter=|_| prefetch_model()
-                on:pointerdown=|_| prefetch_model()
-                on:focus=|_| prefetch_model()
-            >
-                "Model"
-            </button>
-        </nav>
-        {move || {
-            match open.get() {
-                View::Quiz => return view! { <main><QuizLoader quiz=quiz /></main> }.into_any(),
-                View::Learn => return view! { <main><LearnLoader step=step /></main> }.into_any(),
-                View::Model => return view! { <ModelLoader model=model input=input view=view epoch=epoch /> }.into_any(),
-                _ => {}
-            }
-            view! {
-        <main class="layout">
-                <div class="inputs">
-                    <form class="panel" aria-label="Inputs" on:submit=|ev| ev.prevent_default()>
-                        {shown_later(move || view! { <ChipPanel input=input view=view epoch=epoch /> })}
-                        {shown_later(move || view! {
-                            <OpPanel input=input view=view epoch=epoch />
-                            <LevelsPanel input=input view=view epoch=epoch />
-                        })}
-                    </form>
-                </div>
-                // The start in short tasks: the page's frame (the app's
-                // first task, with the wasm's instantiation); the chip (above); the operation
-                // and the memory levels; the results; the charts' frames;
-                // after a frame, the roofline's draw; the batch chunk; then
-                // what is below the charts.
-                <div class="outputs">
-                    {shown_later(move || view! { <Results results=results stale=stale /> })}
-                    {shown_later(move || view! {
-                        <section class="panel charts" aria-label="Charts">
-                            <RooflineChartView spec=roofline log=roofline_log />
-                            <BatchPanel pairs=pairs log=batch_log input=input results=results />
-                        </section>
-                        {shown_later(move || {
-                            // The "Why?" answers: fetched now, after the first chart.
-                            prefetch_why();
-                            view! {
-                                <Derivation results=results />
-                                <MeasurePanel results=results points=points pasted=pasted log=roofline_log />
-                                <ComparePanel input=input />
-                            }
-                        })}
-                    })}
-                </div>
-            </main>
-            }
-            .into_any()
-        }}
+        <Tabs page=s.view />
+        {move || (app_page(open.get()).show)(s)}
         <footer class="foot">
             <p>
                 "Numbers come from the chapter’s model and each preset’s source (open “Edit the chip’s numbers”). Peaks are dense: sparse figures are shown but never used."

@@ -6,6 +6,7 @@
 pub mod address;
 pub mod app;
 pub mod backend;
+pub mod calculator;
 pub mod canvas;
 pub mod check_list;
 pub mod chip_panel;
@@ -16,7 +17,10 @@ pub mod field;
 pub mod levels_panel;
 pub mod link_bar;
 pub mod op_panel;
+pub mod pages;
 pub mod results;
 pub mod roofline_chart;
 pub mod shown;
+pub mod signals;
+pub mod tabs;
 pub mod why;

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use crate::page::shown::shown;
 use leptos::prelude::*;
 use roofline_core::quiz::{contents, next_seed, progress::Progress, question};
-use roofline_core::state::{AppState, CalcState, QuizState, View};
+use roofline_core::state::{AppState, QuizState, View};
 use roofline_core::url::encode;
 
 use crate::chunks::quiz::chart::{ChartPart, QuizChart};
