@@ -1,23 +1,26 @@
 //! The roofline chart: attained FLOPs/s against arithmetic intensity, on
 //! log-log axes (the chapter's figure) or linear ones.
 //!
-//! Here are the chart's types and [`draw_roofline`] (regions, roof,
-//! bandwidth lines with their bends, the operations' markers, labels and
-//! legend); the hover readout is in `hover`, the regions' legend in
-//! `regions`.
+//! Here are the chart's types and [`draw_roofline`], whose steps are in
+//! `lines` (regions, roofs, bandwidth lines with their bends, the
+//! operations' markers), `texts` (the legend's entries and the labels) and
+//! `kernels` (measured kernels' rings and names, for
+//! [`draw_roofline_points`] only); the hover readout is in `hover`, the
+//! regions' legend in `regions`.
 
 mod hover;
+mod kernels;
+mod lines;
 mod points;
 mod regions;
+mod texts;
 
 pub use points::{nearest, PointMark};
 
 pub use regions::Region;
 
 use plotters::coord::Shift;
-use plotters::element::DashedPathElement;
 use plotters::prelude::*;
-use plotters::style::text_anchor::{HPos, VPos};
 
 use roofline_core::format;
 use roofline_core::num::pow10;
@@ -26,8 +29,8 @@ use roofline_core::roofline::attained;
 use crate::axis::{check_log_range, Axis, TickText};
 use crate::error::err;
 use crate::frame::{framed, FrameStyle};
-use crate::labels::{plot_point, polyline_obstacles, square, Labels};
-use crate::legend::{draw_legend, legend_layout, LegendEntry};
+use crate::labels::plot_point;
+use crate::legend::draw_legend;
 use crate::style::text_style_scaled;
 use crate::Theme;
 
@@ -172,6 +175,15 @@ impl RooflineChart {
         }
     }
 
+    /// The lines `marker` is read against, with their indices.
+    fn read_against(&self, marker: &OpMarker) -> Vec<(usize, &BandwidthLine)> {
+        marker
+            .on
+            .iter()
+            .filter_map(|&i| self.lines.get(i).map(|l| (i, l)))
+            .collect()
+    }
+
     /// The keys of the lines drawn, in order, comma-separated: `hbm,vmem`,
     /// or `hbm,vmem,ici` with the link.
     pub fn line_keys(&self) -> String {
@@ -307,6 +319,33 @@ pub fn draw_roofline_points<DB: DrawingBackend>(
     draw::<DB, true>(area, chart, points, theme, scale)
 }
 
+/// What every step of a drawing reads: the chart, its theme, the scale
+/// fonts and lines are drawn at, and the plot's data ranges.
+struct Pen<'c> {
+    /// The chart drawn.
+    chart: &'c RooflineChart,
+    /// Its colours.
+    theme: &'c Theme,
+    /// Multiplies font sizes and line widths.
+    scale: f64,
+    /// The x axis's data range.
+    x: (f64, f64),
+    /// The y axis's data range.
+    y: (f64, f64),
+}
+
+impl Pen<'_> {
+    /// `v` CSS pixels at this scale, in whole device pixels.
+    fn px(&self, v: f64) -> i32 {
+        (v * self.scale).round() as i32
+    }
+
+    /// Text of `size` CSS pixels in `c`, at this scale.
+    fn text(&self, size: f64, c: RGBColor) -> TextStyle<'static> {
+        text_style_scaled(size * self.scale, c)
+    }
+}
+
 /// The one drawing body. `POINTS` is false for the calculator's chart, so
 /// that its copy (in the first load) has none of the points' code.
 fn draw<DB: DrawingBackend, const POINTS: bool>(
@@ -328,8 +367,13 @@ fn draw<DB: DrawingBackend, const POINTS: bool>(
     } else {
         chart.y_range()
     };
-    let px = |v: f64| (v * scale).round() as i32;
-    let text_style = |size: f64, c: RGBColor| text_style_scaled(size * scale, c);
+    let pen = Pen {
+        chart,
+        theme,
+        scale,
+        x: (xlo, xhi),
+        y: (ylo, yhi),
+    };
 
     let (x_axis, y_axis, ticks) = if chart.log {
         check_log_range("throughputs", ylo, yhi)?;
@@ -345,308 +389,52 @@ fn draw<DB: DrawingBackend, const POINTS: bool>(
     let frame = framed(area, x_axis, y_axis, scale);
     let ctx = &frame.plot;
 
-    // Regions: bandwidth-bound under every memory line, under the slower
-    // one only, compute-bound under every one; edges exactly at the bends
-    // (`regions` words them for the legend). Opaque, pre-blended fills
-    // drawn under the grid (alpha fills over the whole plot were the
-    // slowest part of a redraw).
-    for r in chart.regions() {
-        let (a, b) = (r.from.unwrap_or(xlo).max(xlo), r.to.unwrap_or(xhi).min(xhi));
-        if b > a {
-            ctx.draw(&Rectangle::new(
-                [(a, ylo), (b, yhi)],
-                theme.region_fill(r.fill).filled(),
-            ))
-            .map_err(err)?;
-        }
-    }
-
+    lines::regions(ctx, &pen)?;
     frame.draw(&FrameStyle {
         x_desc: "Arithmetic intensity (FLOPs/byte)",
         y_desc: "Attained throughput (FLOP/s)",
         ticks: (ticks, ticks),
-        label: text_style(12.0, theme.text),
-        desc: text_style(13.0, theme.text),
-        axis: ShapeStyle::from(theme.axis).stroke_width(px(1.0).max(1) as u32),
+        label: pen.text(12.0, theme.text),
+        desc: pen.text(13.0, theme.text),
+        axis: ShapeStyle::from(theme.axis).stroke_width(pen.px(1.0).max(1) as u32),
         grid: theme.grid.into(),
     })?;
-
-    // The roof.
-    ctx.draw(&PathElement::new(
-        vec![(xlo, chart.peak), (xhi, chart.peak)],
-        ShapeStyle::from(theme.roof).stroke_width(px(1.0).max(1) as u32),
-    ))
-    .map_err(err)?;
-
-    // Other roofs, dashed, each with a ring where the first line would
-    // bend into it.
-    for r in &chart.roofs {
-        ctx.draw(&DashedPathElement::new(
-            [(xlo, r.peak), (xhi, r.peak)],
-            px(8.0),
-            px(5.0),
-            ShapeStyle::from(theme.roof).stroke_width(px(1.5) as u32),
-        ))
-        .map_err(err)?;
-        if let Some(first) = chart.lines.first() {
-            let bend = r.peak / first.bandwidth;
-            if bend >= xlo && bend <= xhi {
-                ctx.draw(&Circle::new(
-                    (bend, r.peak),
-                    px(4.0),
-                    ShapeStyle::from(chart.line_color(0, theme)).stroke_width(px(1.5) as u32),
-                ))
-                .map_err(err)?;
-            }
-        }
-    }
-
-    // Bandwidth lines, each bending into the roof at its critical intensity.
-    for (i, line) in chart.lines.iter().enumerate() {
-        let color = chart.line_color(i, theme);
-        ctx.draw(&PathElement::new(
-            chart.path(line).to_vec(),
-            ShapeStyle::from(color).stroke_width(px(2.5) as u32),
-        ))
-        .map_err(err)?;
-        if line.critical >= xlo && line.critical <= xhi {
-            // Dotted drop from the bend to the axis.
-            ctx.draw(&DashedPathElement::new(
-                [(line.critical, ylo), (line.critical, chart.peak)],
-                px(2.0),
-                px(4.0),
-                ShapeStyle::from(color).stroke_width(px(1.5) as u32),
-            ))
-            .map_err(err)?;
-            ctx.draw(&Circle::new(
-                (line.critical, chart.peak),
-                px(5.0),
-                color.filled(),
-            ))
-            .map_err(err)?;
-        }
-    }
-
+    lines::roofs(ctx, &pen)?;
+    lines::bandwidth(ctx, &pen)?;
     let markers: Vec<&OpMarker> = chart
         .markers
         .iter()
         .filter(|m| m.intensity >= xlo && m.intensity <= xhi)
         .collect();
-    // Each marker with the lines it is read against.
-    let read = |m: &OpMarker| -> Vec<(usize, &BandwidthLine)> {
-        m.on.iter()
-            .filter_map(|&i| chart.lines.get(i).map(|l| (i, l)))
-            .collect()
-    };
-    for &m in &markers {
-        ctx.draw(&DashedPathElement::new(
-            [(m.intensity, ylo), (m.intensity, yhi)],
-            px(6.0),
-            px(4.0),
-            ShapeStyle::from(chart.marker_color(m, theme)).stroke_width(px(1.5) as u32),
-        ))
-        .map_err(err)?;
-        for (i, line) in read(m) {
-            let y = attained(chart.peak, line.bandwidth, m.intensity);
-            ctx.draw(&Circle::new(
-                (m.intensity, y),
-                px(5.0),
-                ShapeStyle::from(chart.line_color(i, theme)).filled(),
-            ))
-            .map_err(err)?;
-            ctx.draw(&Circle::new(
-                (m.intensity, y),
-                px(5.0),
-                ShapeStyle::from(theme.background).stroke_width(px(1.0).max(1) as u32),
-            ))
-            .map_err(err)?;
-        }
-    }
-
-    // Measured kernels: rings, in the colour of what binds them.
-    let point_color = |p: &PointMark| {
-        if p.memory {
-            chart.line_color(0, theme)
-        } else {
-            theme.roof
-        }
-    };
-    let in_plot =
-        |p: &&PointMark| p.intensity >= xlo && p.intensity <= xhi && p.rate >= ylo && p.rate <= yhi;
+    lines::markers(ctx, &pen, &markers)?;
 
     // Labels, most important first, each where it overlaps nothing.
-    // The legend names each line, then each roof when there are several
-    // (the operation's solid, the others dashed), then each marker. On a
-    // narrow plot (a phone) the roofs are left to their labels on the
-    // chart, so the legend covers less of it.
     let plot = ctx.strip_coord_spec();
-    let mut entries: Vec<LegendEntry> = chart
-        .lines
-        .iter()
-        .enumerate()
-        .map(|(i, line)| (line.label.clone(), chart.line_color(i, theme), false))
-        .collect();
-    if !chart.roofs.is_empty() && f64::from(plot.dim_in_pixel().0) >= 400.0 * scale {
-        entries.push((chart.peak_label.clone(), theme.roof, false));
-        for r in &chart.roofs {
-            entries.push((r.label.clone(), theme.roof, true));
-        }
-    }
-    for &m in &markers {
-        entries.push((m.label.clone(), chart.marker_color(m, theme), true));
-    }
-    let at = |x: f64, y: f64| plot_point(ctx, (x, y));
-    let d = px(6.0);
+    let entries = texts::legend_entries(&plot, &pen, &markers);
     // Measured kernels: a ring each, in the colour of what binds them; of
     // the kernels that land in one 3-pixel cell only the first (the most
     // important) is drawn, so ten thousand cost what the cells hold.
     let shown = if POINTS {
+        let in_plot = |p: &&PointMark| {
+            p.intensity >= xlo && p.intensity <= xhi && p.rate >= ylo && p.rate <= yhi
+        };
         points::distinct(
             points
                 .iter()
                 .filter(in_plot)
-                .map(|p| (p, at(p.intensity, p.rate))),
-            px(3.0).max(1),
+                .map(|p| (p, plot_point(ctx, (p.intensity, p.rate)))),
+            pen.px(3.0).max(1),
         )
     } else {
         Vec::new()
     };
-    for (p, xy) in &shown {
-        let style = ShapeStyle::from(point_color(p)).stroke_width(px(2.0) as u32);
-        if p.predicted {
-            // A prediction (no measured time, at the roof): a square.
-            let r = px(4.0);
-            plot.draw(&Rectangle::new(
-                [(xy.0 - r, xy.1 - r), (xy.0 + r, xy.1 + r)],
-                style,
-            ))
-            .map_err(err)?;
-        } else {
-            plot.draw(&Circle::new(*xy, px(4.0), style)).map_err(err)?;
-        }
+    if POINTS {
+        kernels::rings(&plot, &pen, &shown)?;
     }
-    // What text must not cover: the bandwidth lines, the marker line and
-    // every dot.
-    let mut lines = Vec::new();
-    let mut dots = Vec::new();
-    for line in &chart.lines {
-        let pts = chart.path(line).map(|(x, y)| at(x, y));
-        lines.extend(polyline_obstacles(&pts, px(2.0), px(6.0)));
-        if line.critical >= xlo && line.critical <= xhi {
-            dots.push(square(at(line.critical, chart.peak), px(5.0)));
-        }
-    }
-    dots.extend(shown.iter().map(|(_, xy)| square(*xy, px(5.0))));
-    // The legend may hide part of the marker's vertical line, not the data.
-    let legend = legend_layout(&plot, &entries, scale, &lines, &dots)?;
-    for &m in &markers {
-        lines.extend(polyline_obstacles(
-            &[at(m.intensity, ylo), at(m.intensity, yhi)],
-            px(2.0),
-            px(6.0),
-        ));
-        for (_, line) in read(m) {
-            let y = attained(chart.peak, line.bandwidth, m.intensity);
-            dots.push(square(at(m.intensity, y), px(5.0)));
-        }
-    }
-    dots.extend(legend.iter().map(|l| l.rect));
-    let mut labels = Labels::new(&plot, &dots, &lines, scale);
-    let row = px(16.0);
-    // The critical intensities first: they are what the chart teaches.
-    for (i, line) in chart.lines.iter().enumerate() {
-        if line.critical < xlo || line.critical > xhi {
-            continue;
-        }
-        let (x, y) = at(line.critical, chart.peak);
-        let mut above = Vec::new();
-        let mut below = Vec::new();
-        // Clear of the bend's dot (radius 5) and the gap kept around it.
-        let dx = px(8.0);
-        for k in 0..3 {
-            let dy = dx + k * row;
-            above.push(((x + dx, y - dy), HPos::Left, VPos::Bottom));
-            above.push(((x - dx, y - dy), HPos::Right, VPos::Bottom));
-            below.push(((x + dx, y + dy), HPos::Left, VPos::Top));
-            below.push(((x - dx, y + dy), HPos::Right, VPos::Top));
-        }
-        let order = if i % 2 == 0 {
-            [above, below].concat()
-        } else {
-            [below, above].concat()
-        };
-        labels.place_or_cross(
-            &line.critical_text,
-            &text_style(12.0, chart.line_color(i, theme)),
-            &order,
-        )?;
-    }
-    // The peak, on the roof at either end.
-    let (left, roof) = at(xlo, chart.peak);
-    let (right, _) = at(xhi, chart.peak);
-    labels.place_or_cross(
-        &chart.peak_label,
-        &text_style(12.0, theme.text),
-        &[
-            ((left + d, roof - d / 2), HPos::Left, VPos::Bottom),
-            ((right - d, roof - d / 2), HPos::Right, VPos::Bottom),
-            ((right - d, roof + d / 2), HPos::Right, VPos::Top),
-            ((left + d, roof + d / 2), HPos::Left, VPos::Top),
-        ],
-    )?;
-    // The other roofs' labels, on their lines at either end; where the
-    // whole label does not fit (a phone), its short one (`fp8 peak`).
-    for r in &chart.roofs {
-        let (_, y) = at(xlo, r.peak);
-        let spots = [
-            ((right - d, y - d / 2), HPos::Right, VPos::Bottom),
-            ((left + d, y - d / 2), HPos::Left, VPos::Bottom),
-            ((right - d, y + d / 2), HPos::Right, VPos::Top),
-            ((left + d, y + d / 2), HPos::Left, VPos::Top),
-        ];
-        let style = text_style(11.0, theme.text);
-        for text in [&r.label, &r.short] {
-            if labels.place_or_cross(text, &style, &spots)? {
-                break;
-            }
-        }
-    }
-    for &m in &markers {
-        // What the operation attains under each line, right of the marker
-        // (left of it would read as a bend label); once when lines agree.
-        let mut shown: Vec<String> = Vec::new();
-        for (i, line) in read(m) {
-            let value = attained(chart.peak, line.bandwidth, m.intensity);
-            let text = format::flops_rate(value);
-            if shown.contains(&text) {
-                continue;
-            }
-            let (x, y) = at(m.intensity, value);
-            labels.place(
-                &text,
-                &text_style(11.0, chart.line_color(i, theme)),
-                &[
-                    ((x + d, y + d), HPos::Left, VPos::Top),
-                    ((x + d, y - d), HPos::Left, VPos::Bottom),
-                ],
-            )?;
-            shown.push(text);
-        }
-    }
-    // The first kernels' names, where they fit: beside the ring, clear of
-    // it and of the gap kept around it.
-    let r = px(9.0);
-    for &(p, (x, y)) in shown.iter().take(12) {
-        labels.place(
-            &format::clip(&p.label, 24),
-            &text_style(11.0, point_color(p)),
-            &[
-                ((x + r, y), HPos::Left, VPos::Center),
-                ((x - r, y), HPos::Right, VPos::Center),
-                ((x, y - r), HPos::Center, VPos::Bottom),
-                ((x, y + r), HPos::Center, VPos::Top),
-            ],
-        )?;
+    let (mut labels, legend) = texts::placer(ctx, &plot, &pen, &markers, &entries, &shown)?;
+    texts::labels(ctx, &mut labels, &pen, &markers)?;
+    if POINTS {
+        kernels::names(&mut labels, &pen, &shown)?;
     }
     if let Some(l) = &legend {
         draw_legend(&plot, l, &entries, theme, scale)?;

@@ -1,7 +1,7 @@
 //! The Learn page's words: each step's paragraphs, worded from its
 //! evaluation. The words are the project's own; the numbers are computed.
 
-use super::steps::{compute_bound, matmul, per_element, plural, when};
+use super::steps::states::matmul;
 use crate::analysis::{Analysis, CriticalSize, Regime};
 use crate::calc::{evaluate, CalcInput, CalcView};
 use crate::format;
@@ -482,4 +482,37 @@ pub(super) fn model_words(v: &CalcView, values: &[f64]) -> Result<Vec<String>, C
         ),
         "The Model page (the tab above) does this for every layer of a real model: the KV cache, whether it fits, prefill, several chips, and every operation on the roofline.".to_string(),
     ])
+}
+
+/// "1 token", "8 tokens".
+fn plural(x: f64, what: &str) -> String {
+    format!("{} {what}{}", n(x), if x == 1.0 { "" } else { "s" })
+}
+
+/// "2 bytes", "1 byte", "0.5 bytes": one element of `d`.
+fn per_element(d: DType) -> String {
+    let b = d.bytes();
+    format!(
+        "{} byte{}",
+        format::sig(b, 3),
+        if b == 1.0 { "" } else { "s" }
+    )
+}
+
+/// When `c` says the operation is compute-bound: "when B > 240", "never",
+/// "at every size".
+fn when(dim: &str, c: &CriticalSize) -> String {
+    match c {
+        CriticalSize::At { .. } => format!("when {}", critical_text(dim, c)),
+        CriticalSize::Never { .. } => "never".to_string(),
+        CriticalSize::Always => "at every size".to_string(),
+    }
+}
+
+/// When `v`'s operation is compute-bound as its batch dimension grows
+/// ([`when`] of its critical size); empty without one.
+fn compute_bound(v: &CalcView) -> String {
+    v.critical
+        .as_ref()
+        .map_or_else(String::new, |(d, c)| when(d, c))
 }

@@ -11,7 +11,7 @@ use super::sweep::{curve, CurvePoint};
 use crate::calc::Field;
 use crate::hardware::Chip;
 use crate::input::parse_positive;
-use crate::report::{row, ResultRow, Step};
+use crate::report::{ResultRow, Step};
 use crate::{format, DType};
 
 /// What the user has entered on the Model page, as typed.
@@ -325,7 +325,12 @@ pub fn evaluate_model(input: &ModelInput, chip: Option<&Chip>, chips: u32) -> Mo
     });
     match result {
         Ok((a, o, c)) => {
-            super::words::fill(&mut v, &run, &a, chip);
+            let words = super::words::words(&run, &a, chip);
+            v.rows = words.rows;
+            v.fits = words.fits;
+            v.regime = words.regime;
+            v.link = words.link;
+            v.derivation = words.derivation;
             v.analysis = Some(a);
             v.ops = o;
             v.curve = c;
@@ -361,15 +366,4 @@ impl ModelView {
             eff_bw: run.eff_bw,
         })
     }
-}
-
-/// A result row of the Model page.
-pub(super) fn result(
-    key: &'static str,
-    label: &str,
-    value: f64,
-    text: String,
-    meaning: String,
-) -> ResultRow {
-    row(key, label, Some(value), text, meaning)
 }

@@ -2,10 +2,9 @@
 //! the regime, and the derivation in the book's notation with the numbers.
 
 use super::run::{ModelAnalysis, ModelRun, Phase};
-use super::view::{result, ModelView};
 use crate::format::{self, sci};
 use crate::hardware::Chip;
-use crate::report::{step, Step};
+use crate::report::{row, step, ResultRow, Step};
 
 /// A parameter count: `8.03 billion`, `46.7 million`.
 pub fn params_text(p: f64) -> String {
@@ -23,8 +22,23 @@ fn tokens_rate(x: f64) -> String {
     format!("{} tokens/s", format::sig(x, 4))
 }
 
-/// Fills `v`'s rows, sentences and derivation for `run` and its analysis.
-pub(super) fn fill(v: &mut ModelView, run: &ModelRun, a: &ModelAnalysis, chip: &Chip) {
+/// The words of a Model page's view ([`super::ModelView`]'s fields of
+/// the same names).
+pub(super) struct Words {
+    /// Result rows (keys without the page's `model-` prefix).
+    pub rows: Vec<ResultRow>,
+    /// Whether it fits, as `yes` / `no` (or empty) and a sentence.
+    pub fits: (String, String),
+    /// The regime, `compute` / `bandwidth`, and a sentence.
+    pub regime: (&'static str, String),
+    /// Over several chips, the link's sentence.
+    pub link: String,
+    /// The derivation, in the book's notation with the numbers.
+    pub derivation: Vec<Step>,
+}
+
+/// The rows, sentences and derivation for `run` and its analysis.
+pub(super) fn words(run: &ModelRun, a: &ModelAnalysis, chip: &Chip) -> Words {
     let m = &run.config;
     let mem = chip.memory;
     let w = run.weights;
@@ -198,8 +212,7 @@ pub(super) fn fill(v: &mut ModelView, run: &ModelRun, a: &ModelAnalysis, chip: &
             ),
         ));
     }
-    v.rows = rows;
-    v.fits = match (a.fits, a.hbm) {
+    let fits = match (a.fits, a.hbm) {
         (Some(true), Some(h)) => (
             "yes".to_string(),
             format!(
@@ -236,18 +249,24 @@ pub(super) fn fill(v: &mut ModelView, run: &ModelRun, a: &ModelAnalysis, chip: &
             ),
         ),
     };
-    v.regime = if a.compute_bound {
+    let regime = if a.compute_bound {
         ("compute", format!("Compute-bound: the weight matmuls' math takes longer than loading the weights ({tok} = {} is above the critical {}).", format::count(run.tokens()), format::count(a.critical_batch)))
     } else {
         ("bandwidth", format!("Bandwidth-bound: loading the weights takes longer than their math ({tok} = {} is below the critical {}).", format::count(run.tokens()), format::count(a.critical_batch)))
     };
-    v.link = match &a.link {
+    let link = match &a.link {
         Some(l) if l.binds => format!("The {} binds: {} per step against {} to load the weights; over fewer chips, or with a bigger batch per chip, it would not.", l.kind.name(), format::seconds(l.time), format::seconds(a.t_weight_load)),
         Some(l) => format!("The {} keeps up: {} per step against {} to load the weights.", l.kind.name(), format::seconds(l.time), format::seconds(a.t_weight_load)),
         None if n > 1.0 => format!("{} lists no link between chips.", chip.name),
         None => String::new(),
     };
-    v.derivation = derivation(run, a, chip);
+    Words {
+        rows,
+        fits,
+        regime,
+        link,
+        derivation: derivation(run, a, chip),
+    }
 }
 
 fn derivation(run: &ModelRun, a: &ModelAnalysis, chip: &Chip) -> Vec<Step> {
@@ -431,4 +450,9 @@ fn derivation(run: &ModelRun, a: &ModelAnalysis, chip: &Chip) -> Vec<Step> {
         ));
     }
     out
+}
+
+/// A result row of the Model page.
+fn result(key: &'static str, label: &str, value: f64, text: String, meaning: String) -> ResultRow {
+    row(key, label, Some(value), text, meaning)
 }

@@ -166,6 +166,11 @@ pub enum Problem<'a> {
     Comma,
 }
 
+/// The shortest time read, in seconds (1 ps): below it a row is refused.
+pub const MIN_TIME: f64 = 1e-12;
+/// The longest time read, in seconds (about 11.6 days).
+pub const MAX_TIME: f64 = 1e6;
+
 const TIME: [Unit; 5] = [
     Unit::new(Kind::Time, "s", 1.0, 1.0),
     Unit::new(Kind::Time, "ms", 1.0, 1e3),
@@ -344,7 +349,7 @@ pub fn typed_time(text: &str) -> Result<f64, String> {
             None => return Err(format!("Not a time unit: {example}.")),
         }
     };
-    if seconds.is_finite() && (super::read::MIN_TIME..=super::read::MAX_TIME).contains(&seconds) {
+    if seconds.is_finite() && (MIN_TIME..=MAX_TIME).contains(&seconds) {
         Ok(seconds)
     } else {
         Err("A time from 1 ps to 11 days, above zero.".to_string())

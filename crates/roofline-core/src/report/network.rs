@@ -5,7 +5,8 @@ use crate::analysis::{byte_terms, Scenario};
 use crate::format::{self, sci};
 use crate::network::{Collective, NetBinding, NetworkAnalysis};
 
-use super::{step, sum_dotted, sum_numbers, Step};
+use super::derivation::{sum_dotted, sum_numbers};
+use super::{step, Step};
 
 /// The derivation's network steps for `n`, the split of `s` over chips:
 /// FLOPs per chip, the partial output each one sends, the network

@@ -11,7 +11,7 @@
 //! `'seconds'`, `'time_s'`, `'time_ms'`, `'time_us'` or `'time_ns'` is.
 //! Reading is one pass over the text, nesting at most [`DEPTH`] deep.
 
-use super::profiler::{Measured, Parsed};
+use super::measured::{Measured, Parsed};
 use super::{quoted, At, Format, RowError};
 use crate::num::parse_f64_std;
 use std::collections::HashSet;

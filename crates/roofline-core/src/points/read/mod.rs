@@ -31,6 +31,7 @@ mod delimited;
 mod headers;
 mod jax;
 mod json;
+mod measured;
 mod ncu;
 mod plan;
 mod profiler;
@@ -124,10 +125,8 @@ pub const MAX_ROWS: usize = 20_000;
 /// read whole).
 pub const MAX_KEYS: usize = 1_000;
 
-/// The shortest time read, in seconds (1 ps): below it a row is refused.
-pub const MIN_TIME: f64 = 1e-12;
-/// The longest time read, in seconds (about 11.6 days).
-pub const MAX_TIME: f64 = 1e6;
+/// The time limits are the units' (a typed time is held to them too).
+pub use super::units::{MAX_TIME, MIN_TIME};
 /// The most FLOPs one kernel may do.
 pub const MAX_FLOPS: f64 = 1e24;
 /// The most bytes one kernel may move.

@@ -3,51 +3,18 @@
 //! (`xprof.rs`) and JAX's printed `cost_analysis()` (`jax.rs`). Each reader either does not recognise the
 //! text (`None`: the generic reader takes it) or reads it into [`Parsed`]:
 //! FLOPs, bytes and a time per kernel, which [`start`] and [`more`] turn
-//! into kernels with the generic reader's limits. Nsight Compute's pages
+//! into kernels with the generic reader's limits (the readers and this
+//! file share those types through `measured.rs`). Nsight Compute's pages
 //! (a line per kernel and metric: ten thousand kernels are fifty thousand
 //! lines) are read a slice at a time; the others whole.
 
+use super::measured::{Measured, Parsed};
 use super::{
-    quote, Format, Reading, MAX_FLOPS, MAX_INTENSITY, MAX_MOVED, MAX_RATE, MAX_ROWS, MAX_TIME,
+    quote, Reading, MAX_FLOPS, MAX_INTENSITY, MAX_MOVED, MAX_RATE, MAX_ROWS, MAX_TIME,
     MIN_INTENSITY, MIN_TIME, NAME_CHARS,
 };
-use crate::dtype::DType;
 use crate::format;
 use crate::points::{At, Kernel, RowError};
-
-/// One kernel (or compiled function) as a profiler reported it, in base
-/// units: FLOPs, bytes, seconds.
-#[derive(Debug, Clone, PartialEq)]
-pub(super) struct Measured {
-    /// Its name as the export gives it (a kernel name, a JAX function's
-    /// name); repeated names are kept apart by the reader (`name #ID`).
-    pub name: String,
-    /// Floating-point operations, a multiply-add counted as two.
-    pub flops: f64,
-    /// Bytes moved to and from main memory (HBM, DRAM).
-    pub bytes: f64,
-    /// Measured time, seconds; `None` when the export has none (a
-    /// prediction: JAX's cost analysis alone).
-    pub time: Option<f64>,
-    /// Where the row is (for messages about it).
-    pub at: super::At,
-    /// The data type its math ran at, when the export says (Nsight
-    /// Compute's tensor-core counts by source type).
-    pub dtype: Option<DType>,
-}
-
-/// What a profiler reader read.
-#[derive(Debug, Clone, PartialEq)]
-pub(super) struct Parsed {
-    /// The format recognised.
-    pub format: Format,
-    /// Every kernel read, in input order.
-    pub kernels: Vec<Measured>,
-    /// Kernels (or the input) that could not be read, with the reason.
-    pub errors: Vec<RowError>,
-    /// Remarks: which precisions were counted, lines skipped, ...
-    pub notes: Vec<String>,
-}
 
 /// Starts reading `text` when it is a profiler's export: Nsight Compute's
 /// pages its first `rows` lines (the [`Rest`] reads on, see [`more`]),

@@ -11,7 +11,7 @@
 
 use csv::ReaderBuilder;
 
-use super::profiler::{Measured, Parsed};
+use super::measured::{Measured, Parsed};
 use super::{quote, Format};
 use crate::num::parse_f64_std;
 use crate::points::{At, RowError};

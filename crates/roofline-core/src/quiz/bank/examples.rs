@@ -11,10 +11,11 @@ use crate::{network, CoreError, CriticalSize, DType, LevelKind};
 
 use super::feedback::{ci_growth_hint, era_note, ops_word, with_eras};
 use super::helpers::{
-    analysis, approx_formula, approx_text, approx_threshold, bw_text, chip_name, ci_text,
-    clear_regime, crossing, dtype_size, exact, intensity_formula, matmul, output_term, question,
-    rate_text, regime_index, regime_options, verified, with_article, BATCHES, BDF,
+    approx_formula, approx_text, chip_name, clear_regime, intensity_formula, matmul, output_term,
+    question, regime_index, regime_options, verified, BATCHES, BDF,
 };
+use super::setup::{analysis, approx_threshold, crossing};
+use super::texts::{bw_text, ci_text, dtype_size, exact, rate_text, with_article};
 use super::{invalid, Draw};
 
 use DType::{Bf16, Fp32, Fp8, Int8};

@@ -10,10 +10,11 @@ use crate::{CoreError, DType, LevelKind};
 
 use super::feedback::{ci_growth_hint, era_note, eras, with_eras, Era};
 use super::helpers::{
-    analysis, approx_formula, approx_text, approx_threshold, bw_text, chip_name, ci_text,
-    clear_regime, dtype_size, input_terms, matmul, question, rate_text, regime_index,
-    regime_options, threshold_step, verified, with_article, BDF, BF16_CHIPS,
+    approx_formula, approx_text, chip_name, clear_regime, input_terms, matmul, question,
+    regime_index, regime_options, threshold_step, verified, BDF, BF16_CHIPS,
 };
+use super::setup::{analysis, approx_threshold};
+use super::texts::{bw_text, ci_text, dtype_size, rate_text, with_article};
 use super::{invalid, Draw};
 
 use DType::{Bf16, Fp4, Fp8, Int4, Int8};

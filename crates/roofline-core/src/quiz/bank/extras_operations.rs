@@ -10,9 +10,11 @@ use crate::{critical_size, CoreError, CriticalSize, DType, LevelKind};
 
 use super::feedback::{era_note, ops_word, with_eras};
 use super::helpers::{
-    analysis, approx_text, bw_text, chip_name, ci_text, matmul, never_options, plain, question,
-    rate_text, regime_index, regime_options, with_article, BF16_CHIPS, POW2,
+    approx_text, chip_name, matmul, never_options, question, regime_index, regime_options,
+    BF16_CHIPS, POW2,
 };
+use super::setup::analysis;
+use super::texts::{bw_text, ci_text, plain, rate_text, with_article};
 use super::{invalid, Draw};
 use crate::analysis::{byte_terms, flops_term, sum_text};
 use crate::small::Join;

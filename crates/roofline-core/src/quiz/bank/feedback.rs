@@ -12,13 +12,13 @@
 //! * an answer that grows with a size the answer does not depend on.
 
 use crate::analysis::{flops_term, Term};
-use crate::format::{sci, sig};
 use crate::op::{OpKind, Operation};
 use crate::quiz::{AnswerKind, Expected, Growth, Mistake, Note, Part};
 use crate::small::Join;
 use crate::{CoreError, DType, LevelKind};
 
-use super::helpers::{analysis, bw_text, rate_text};
+use super::setup::analysis;
+use super::texts::{bw_text, lower_first, rate_text};
 use crate::quiz::CalcSetup;
 
 use LevelKind::{Hbm, Vmem};
@@ -247,31 +247,6 @@ pub(super) fn with_peak_times(c: &CalcSetup, k: f64) -> Result<CalcSetup, CoreEr
     alt.peak_overrides.retain(|(d, _)| *d != dt);
     alt.peak_overrides.push((dt, a.peak * k));
     Ok(alt)
-}
-
-/// `text` with its first letter in lower case, to follow a colon (hints
-/// start with an ASCII letter; ASCII only, so no Unicode case tables).
-pub(super) fn lower_first(text: &str) -> String {
-    let mut out = text.to_string();
-    if let Some(first) = out.get_mut(..1) {
-        first.make_ascii_lowercase();
-    }
-    out
-}
-
-/// The shortest text of a value in a note (`240`, `480 FLOPs/byte`).
-pub(super) fn gives_text(x: f64, unit: crate::quiz::Unit) -> String {
-    use crate::quiz::Unit;
-    let n = if (1e-3..1e6).contains(&x.abs()) {
-        sig(x, 3)
-    } else {
-        sci(x)
-    };
-    match unit {
-        Unit::None => n,
-        Unit::FlopsPerByte => format!("{n} FLOPs/byte"),
-        other => crate::quiz::check::value_text(x, other),
-    }
 }
 
 impl Part {

@@ -1,123 +1,27 @@
 //! The builders the questions share: the parts (a number, a formula, a
-//! choice, with their likely mistakes), the answers the core computes for a
-//! setup (intensities, crossings, thresholds, the values with another
-//! version's numbers), the formulas written from an operation's own terms,
-//! and the texts numbers, rates and chips are shown with.
+//! choice, with their likely mistakes, and the values with another
+//! version's numbers) and the formulas written from an operation's own
+//! terms. The answers the core computes for a setup are in `setup.rs`, the
+//! texts numbers, rates and chips are shown with in `texts.rs`.
 
 use crate::analysis::{byte_terms, flops_term, sum_text, Analysis, Term};
-use crate::format::{self, sci, sig};
+use crate::format::sig;
 use crate::op::Operation;
 use crate::quiz::answer::{evaluate_formula, formulas_equivalent, ChoiceOption, Unit};
 use crate::quiz::{AnswerKind, CalcSetup, Expected, Mistake, Note, Part, Question};
 
-use super::feedback::{gives_text, lower_first, Answers};
+use super::feedback::Answers;
+use super::texts::{gives_text, lower_first, number_text};
 use crate::small::Join;
-use crate::{analyze, critical_size, CoreError, CriticalSize, DType, Regime};
+use crate::{CoreError, DType, Regime};
 
 use super::invalid;
-
-use DType::{Fp4, Fp8, Int4, Int8};
 
 fn syms(s: &[&str]) -> Vec<String> {
     s.iter().map(|x| x.to_string()).collect()
 }
 
 pub(super) const BDF: &[&str] = &["B", "D", "F"];
-
-pub(super) fn analysis(c: &CalcSetup) -> Result<Analysis, CoreError> {
-    analyze(&c.scenario()?)
-}
-
-/// The size of `dim` where the operation turns compute-bound, exact bytes.
-pub(super) fn crossing(c: &CalcSetup, dim: &str) -> Result<f64, CoreError> {
-    match critical_size(&c.scenario()?, dim)? {
-        CriticalSize::At {
-            size,
-            compute_bound_above: true,
-        } => Ok(size),
-        _ => Err(invalid("no crossing")),
-    }
-}
-
-/// Under the small-`B` approximation the intensity is `slope × B`; the
-/// threshold is where it meets the critical intensity. Returns
-/// (threshold, slope, analysis).
-pub(super) fn approx_threshold(c: &CalcSetup) -> Result<(f64, f64, Analysis), CoreError> {
-    let a = analysis(c)?;
-    let b = c.size("B")?;
-    let ap = a
-        .approx
-        .as_ref()
-        .ok_or_else(|| invalid("no approximation"))?;
-    let slope = ap.intensity / b;
-    Ok((a.critical_intensity / slope, slope, a))
-}
-
-/// A number as a learner would type it.
-pub(super) fn plain(x: f64) -> String {
-    for k in 2..=64u32 {
-        let kf = f64::from(k);
-        if (x * kf - 1.0).abs() < 1e-9 {
-            return format!("1/{k}");
-        }
-    }
-    if x.abs() >= 1e4 {
-        sci(x)
-    } else {
-        sig(x, 4)
-    }
-}
-
-fn number_text(x: f64, unit: Unit) -> String {
-    match unit {
-        Unit::None => plain(x),
-        Unit::FlopsPerByte => format!("{} FLOPs/byte", plain(x)),
-        Unit::Seconds => format::seconds(x),
-        Unit::Bytes => format::bytes(x),
-        Unit::Flops => format::flops(x),
-        Unit::FlopsPerSecond => format::flops_rate(x),
-        Unit::BytesPerSecond => format::bandwidth(x),
-    }
-}
-
-pub(super) fn ci_text(x: f64) -> String {
-    format!("{} FLOPs/byte", sig(x, 4))
-}
-
-pub(super) fn bw_text(x: f64) -> String {
-    format!("{} bytes/s", sci(x))
-}
-
-pub(super) fn rate_text(x: f64, dtype: DType) -> String {
-    if dtype.is_integer() {
-        format!("{} OPs/s", sci(x))
-    } else {
-        format!("{} FLOPs/s", sci(x))
-    }
-}
-
-/// A constant exactly as Rust writes it (`3.94e14`), for formulas.
-pub(super) fn exact(x: f64) -> String {
-    format!("{x:e}")
-}
-
-pub(super) fn dtype_size(d: DType) -> String {
-    match d {
-        Int8 | Fp8 => "1 byte".to_string(),
-        Int4 | Fp4 => "half a byte".to_string(),
-        other => format!("{} bytes", sig(other.bytes(), 3)),
-    }
-}
-
-/// "a TPU v5e", "an H100 SXM": the article follows how the first letter
-/// is read aloud.
-pub(super) fn with_article(name: &str) -> String {
-    let an = name
-        .chars()
-        .next()
-        .is_some_and(|c| "AEFHILMNORSX".contains(c.to_ascii_uppercase()));
-    format!("{} {name}", if an { "an" } else { "a" })
-}
 
 pub(super) fn chip_name(c: &CalcSetup) -> Result<String, CoreError> {
     Ok(c.chip()?.name)

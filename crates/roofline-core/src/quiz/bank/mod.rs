@@ -14,7 +14,9 @@
 //! * `extras_hardware` and `extras_operations`: Roofline Lab's own
 //!   questions (`x-…`), on data types, memories and chips, and on other
 //!   operations and times;
-//! * `helpers`: what they share (parts, answers, texts);
+//! * `helpers`: what they share (parts, formulas), with `setup` (the
+//!   answers the core computes for a setup) and `texts` (how numbers,
+//!   rates and chips are shown);
 //! * `feedback`: the feedback they share (other versions' numbers, the
 //!   FLOP-count and sparse-peak slips, answers that grow with B).
 
@@ -24,6 +26,8 @@ mod extras_operations;
 mod feedback;
 mod helpers;
 mod practice;
+mod setup;
+mod texts;
 
 use crate::format;
 use crate::{analyze, CoreError};

@@ -12,11 +12,12 @@ use crate::{critical_size, CoreError, CriticalSize, DType, LevelKind};
 
 use super::feedback::{ci_growth_hint, era_note, eras, ops_word, with_eras, Era};
 use super::helpers::{
-    analysis, approx_formula, approx_text, approx_threshold, bw_text, chip_name, ci_text,
-    clear_regime, crossing, dtype_size, exact, input_terms, intensity_formula, matmul,
-    never_options, output_term, question, rate_text, regime_index, regime_options, threshold_step,
-    verified, with_article, BATCHES, BDF, BF16_CHIPS, POW2,
+    approx_formula, approx_text, chip_name, clear_regime, input_terms, intensity_formula, matmul,
+    never_options, output_term, question, regime_index, regime_options, threshold_step, verified,
+    BATCHES, BDF, BF16_CHIPS, POW2,
 };
+use super::setup::{analysis, approx_threshold, crossing};
+use super::texts::{bw_text, ci_text, dtype_size, exact, rate_text, with_article};
 use super::{invalid, Draw};
 
 use DType::{Bf16, Fp4, Fp8, Int4, Int8};

@@ -18,7 +18,7 @@
 
 use std::collections::HashMap;
 
-use super::profiler::{Measured, Parsed};
+use super::measured::{Measured, Parsed};
 use super::{quote, Format, NAME_CHARS};
 use crate::dtype::DType;
 use crate::format;
