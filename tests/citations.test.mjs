@@ -7,9 +7,12 @@
 // What counts as a citation:
 // - a repository path (`src/page/app.rs`, `crates/roofline-core/src/url/`,
 //   a Markdown link's target): a file or folder of `git ls-files`; NAME,
-//   <n>, ${...} and * stand for any name (`src/chunks/NAME/mod.rs`); a bare
-//   file name (`harness.mjs`) or a folder in backticks (`bank/`) must end a
-//   tracked path; build outputs are in BUILT below, each with its reason;
+//   KEY, ID, N, a folder in capitals (`STAGE/`), <n>, ${...} and * stand
+//   for any name (`src/chunks/NAME/mod.rs`); a path is from the root (a
+//   crate's `tests/x.rs` is `crates/NAME/tests/x.rs`); a bare file name
+//   (`harness.mjs`) or a folder in backticks (`bank/`) must end a tracked
+//   path, except in a test's strings (a download's name, a fixture); build
+//   outputs are in BUILT below, each with its reason;
 // - `docs/build.md §N` or `§N.M` (a bare § in build.md is its own): a
 //   numbered heading of docs/build.md;
 // - `ARCHITECTURE.md, <section>`, `ARCHITECTURE.md (<section>)` or
@@ -258,6 +261,7 @@ export async function repoContext() {
     .filter((f) => f && fs.existsSync(path.join(root, f)));
   const files = new Map(list.map((f) => [f, /\.(png|ico|wasm|gz)$/.test(f) ? '' : fs.readFileSync(path.join(root, f), 'utf8')]));
   const { RULES } = await import('./size-rules.mjs');
+  if (!Array.isArray(RULES)) throw new Error('tests/size-rules.mjs exports no RULES: point repoContext at the size rules');
   return context(files, RULES.flatMap((r) => [...(r.paths ?? []), ...(r.symbols ?? [])]));
 }
 
@@ -277,7 +281,7 @@ const norm = (s) => s.toLowerCase().replace(/[`*_"“”]/g, '').replace(/[’�
 const glob = (p) =>
   new RegExp(
     `^${p
-      .split(/(\$\{[^}]*\}|<[^>/]*>|\*|\b[A-Z]{1,}\b)/)
+      .split(/(\$\{[^}]*\}|<[^>/]*>|\*|\b(?:NAME|KEY|ID|N)\b|(?<=^|\/)[A-Z][A-Z_]*(?=\/))/)
       .map((part, k) => (k % 2 ? (part === '*' || part === '${}' ? '[^/]*' : '[^/]+') : part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')))
       .join('')}$`,
   );
@@ -479,6 +483,8 @@ test('checker: a broken citation of each kind fails, a sound one passes', () => 
   assert.equal(checkPath(ctx, 'src/chunks/NAME/mod.rs', f), 'src/chunks/NAME/mod.rs is not a tracked file or folder');
   assert.equal(checkPath(ctx, 'src/page/NAME.rs', f), null);
   assert.equal(checkPath(ctx, 'tests/*.test.mjs', f), null);
+  assert.match(checkPath(ctx, 'docs/README.md', f), /not a tracked/); // capitals are a name, not a placeholder
+  assert.equal(checkPath(ctx, 'STAGE/shown.rs', f, 'tail'), null);
   assert.equal(checkPath(ctx, 'target/split/release/named/', f), null);
   assert.match(checkPath(ctx, 'src/page/gone.rs', f), /not a tracked/);
   assert.equal(checkPath(ctx, 'shown.rs', f, 'tail'), null);
