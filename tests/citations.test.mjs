@@ -9,7 +9,7 @@
 //   a Markdown link's target): a file or folder of `git ls-files`; NAME,
 //   KEY, ID, N, a folder in capitals (`STAGE/`), <n>, ${...} and * stand
 //   for any name (`src/chunks/NAME/mod.rs`); a path is from the root (a
-//   crate's `tests/x.rs` is `crates/NAME/tests/x.rs`); a bare file name
+//   crate's test: `crates/roofline-core/tests/presets.rs`); a bare file name
 //   (`harness.mjs`) or a folder in backticks (`bank/`) must end a tracked
 //   path, except in a test's strings (a download's name, a fixture); build
 //   outputs are in BUILT below, each with its reason;
