@@ -25,7 +25,7 @@ fn main() {
 /// Reads the address and mounts the page.
 fn start() {
     // The address is the state. Reading a link takes the link chunk (see
-    // link.rs); the page mounts once it is read.
+    // src/chunks/link/mod.rs); the page mounts once it is read.
     let query = page::address::current_query();
     wasm_bindgen_futures::spawn_local(async move {
         let start = chunks::link::read(query).await;

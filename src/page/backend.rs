@@ -2,7 +2,7 @@
 //! text with a canvas 2D context's `measureText`.
 //!
 //! The page draws on `Measured<CanvasBackend>` only. SVG export draws on
-//! `Measured<SVGBackend>` in a chunk of its own (`svg_export.rs`), so the
+//! `Measured<SVGBackend>` in a chunk of its own (`src/chunks/svg/`), so the
 //! chart code instantiated for SVG stays out of the first load.
 
 use plotters_backend::{

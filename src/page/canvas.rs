@@ -105,7 +105,7 @@ pub fn keep_drawn<S: Send + Sync + 'static>(
 /// after the flags made before it): the page's start is then several short
 /// tasks rather than one long one (`shown::shown_later`), and the batch-size
 /// chart's chunk is fetched after the roofline's first draw
-/// (`batch_panel.rs`). Later draws (an edit) are not delayed.
+/// (`src/chunks/batch/mod.rs`). Later draws (an edit) are not delayed.
 pub fn later() -> RwSignal<bool> {
     queue(false)
 }
@@ -146,7 +146,7 @@ fn schedule() {
         return;
     };
     // `fn()`s rather than closures: `set_timeout`'s code for them is shared
-    // with the address's writer (link.rs).
+    // with the address's writer (address.rs).
     if after_frame {
         leptos::prelude::request_animation_frame(timer_for_next as fn());
     } else {

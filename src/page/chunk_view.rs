@@ -1,6 +1,7 @@
-//! A view whose code lives in a wasm chunk of its own (see docs/build.md §2.2,
-//! "Chunks"): a "Loading…" line until the chunk is in, and a message with
-//! "Try again" if the download fails. The quiz and the chip comparison use it.
+//! A view whose code lives in a wasm chunk of its own (see docs/build.md
+//! §2.2): a "Loading…" line until the chunk is in, and a message with "Try
+//! again" if the download fails. The chunks' loaders (`src/chunks/NAME/mod.rs`)
+//! show their views through it.
 
 use std::future::Future;
 use std::pin::{pin, Pin};

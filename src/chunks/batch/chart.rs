@@ -1,5 +1,5 @@
 //! The batch-size chart (practice question 3) with its (D, F) pairs. It is
-//! in the batch chunk (see `batch_panel.rs`): below the first view, it is
+//! in the batch chunk (see `src/chunks/batch/mod.rs`): below the first view, it is
 //! built and drawn after the roofline.
 
 use std::sync::Arc;

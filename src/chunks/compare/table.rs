@@ -43,7 +43,7 @@ fn sort(rows: &mut [CompareRow], col: Column, ascending: bool) {
 }
 
 /// The comparison table. Its code is in the compare chunk
-/// (compare_panel.rs), downloaded when the panel is first opened.
+/// (src/chunks/compare/), downloaded when the panel is first opened.
 #[component]
 pub fn CompareTable(
     /// The user's input; choosing a row sets chip, compute type and level 1.

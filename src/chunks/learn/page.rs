@@ -1,4 +1,5 @@
-//! The Learn page: the chapter in eight steps, each a few paragraphs worded
+//! The Learn page: the chapter in eight steps and a ninth on a whole model
+//! (`roofline_core::learn::STEP_COUNT`), each a few paragraphs worded
 //! by the core, one or two controls and a live figure.
 
 use crate::chunks::answer_style::ANSWER_STYLE;

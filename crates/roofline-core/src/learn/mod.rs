@@ -1,5 +1,6 @@
-//! The Learn page: the chapter in eight short steps, each with a live
-//! figure and one or two controls.
+//! The Learn page: the chapter in eight short steps, then a ninth that takes
+//! it to a whole model ([`STEP_COUNT`]), each with a live figure and one or
+//! two controls.
 //!
 //! A step is a calculator state built from the controls' values
 //! ([`Step::state`]), evaluated by [`crate::calc::evaluate`] like the

@@ -1,5 +1,5 @@
 //! Profilers' own exports, recognised before the generic table reader:
-//! Nsight Compute's CSV pages (`ncu.rs`), XProf's roofline table
+//! Nsight Compute's CSV pages (`ncu/`), XProf's roofline table
 //! (`xprof.rs`) and JAX's printed `cost_analysis()` (`jax.rs`). Each reader either does not recognise the
 //! text (`None`: the generic reader takes it) or reads it into [`Parsed`]:
 //! FLOPs, bytes and a time per kernel, which [`start`] and [`more`] turn
