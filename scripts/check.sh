@@ -1,25 +1,52 @@
 #!/usr/bin/env bash
 # Sets up whatever is missing, then runs every check Roofline Lab has:
-# formatting, the house rules (tests/house.test.mjs), clippy (host and
-# wasm32), native tests, wasm tests in headless Chromium, the release build,
-# its size budget and size rules, the end-to-end tests, and the plain build
-# with the smoke tests. CI runs exactly this (.ci/run).
+# formatting, the house rules (tests/house.test.mjs, tests/rules.test.mjs,
+# tests/citations.test.mjs), clippy (host and wasm32), native tests, wasm
+# tests in headless Chromium, the release build, its size budget and size
+# rules, the end-to-end tests, and the plain build with the smoke tests.
+# CI runs exactly this (.ci/run). Each step's time is printed at the end.
+#
+#   bash scripts/check.sh            every check
+#   bash scripts/check.sh --quick    fmt, house rules, clippy and native
+#                                    tests: no browser, no release build
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
+quick=false
+[ "${1:-}" = "--quick" ] && quick=true
+if $quick; then bash scripts/setup.sh --quick; else bash scripts/setup.sh; fi
 export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
 export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
 
-step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+times=()
+current=""
+started=$SECONDS
+begun=$SECONDS
+# Closes the step that is running, if any, and records its time.
+close_step() {
+  if [ -n "$current" ]; then
+    times+=("$(printf '%5ds  %s' $((SECONDS - started)) "$current")")
+  fi
+}
+step() {
+  close_step
+  current="$*"
+  started=$SECONDS
+  printf '\n\033[1m== %s\033[0m\n' "$*"
+}
+report() {
+  local status=$?
+  close_step
+  printf '\n\033[1m== time per step\033[0m\n'
+  printf '%s\n' "${times[@]}"
+  printf '%5ds  in all%s\n' $((SECONDS - begun)) "$([ $status -ne 0 ] && echo ' (stopped by a failure in the last step)')"
+}
+trap report EXIT
 
 step "cargo fmt --check"
 cargo fmt --all --check
 
-step "house rules (rooms, the chunk table, imports across chunks)"
-node --test tests/house.test.mjs
-
-step "measurement snippets (valid Python; run where JAX or PyTorch is installed)"
-node --test tests/snippets.test.mjs
+step "house rules (rooms, the chunk table, imports across chunks, every rule's check, citations)"
+node --test tests/house.test.mjs tests/rules.test.mjs tests/pages.test.mjs tests/citations.test.mjs
 
 step "clippy (host, all targets)"
 cargo clippy --workspace --all-targets --locked -- -D warnings
@@ -32,6 +59,13 @@ cargo clippy -p roofline-lab --target wasm32-unknown-unknown --tests --locked --
 
 step "native tests"
 cargo test --workspace --locked
+
+if $quick; then
+  exit 0
+fi
+
+step "measurement snippets (valid Python; run where JAX or PyTorch is installed)"
+node --test tests/snippets.test.mjs
 
 step "wasm tests in headless Chromium"
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \

@@ -12,6 +12,11 @@ fail() { printf '\033[1;31m[setup] missing:\033[0m %s\n' "$*" >&2; exit 1; }
 
 TRUNK_VERSION=0.21.14
 
+# --quick: only what `scripts/check.sh --quick` needs (Rust with its wasm
+# target and components, node): no build tools, browser or npm packages.
+quick=false
+[ "${1:-}" = "--quick" ] && quick=true
+
 # 1. Rust: the toolchain pinned in rust-toolchain.toml, with the wasm target.
 command -v rustup >/dev/null || fail "rustup (install Rust 1.95 with rustup first)"
 command -v cargo >/dev/null || fail "cargo (install Rust 1.95 with rustup first)"
@@ -44,6 +49,12 @@ if RUSTC_BOOTSTRAP=1 cargo fetch --locked --quiet \
   say "std sources and their crates present"
 else
   fail "the crates std is built from (cargo fetch of rust-src's library workspace)"
+fi
+
+if $quick; then
+  command -v node >/dev/null || fail "node (Node 20)"
+  say "ready for the quick check"
+  exit 0
 fi
 
 # The three tools below are compiled from crates (no registry ships them
