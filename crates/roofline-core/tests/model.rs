@@ -7,7 +7,8 @@
 use proptest::prelude::*;
 use roofline_core::hardware::preset as chip;
 use roofline_core::model::{
-    analyze, evaluate_model, ops, preset, ModelInput, ModelRun, ModelState, Phase, CUSTOM_FIELDS,
+    analyze, evaluate_model, ops, preset, ModelInput, ModelRun, ModelState, Phase, ServingStep,
+    CUSTOM_FIELDS,
 };
 use roofline_core::DType;
 
@@ -21,17 +22,19 @@ fn close(got: f64, want: f64, rel: f64, what: &str) {
 fn run(model: &str) -> ModelRun {
     ModelRun {
         config: preset(model).unwrap().config.clone(),
-        phase: Phase::Decode,
-        batch: 8.0,
-        context: 2048.0,
-        prompt: 2048.0,
-        weights: DType::Int8,
-        kv: DType::Bf16,
-        act: DType::Bf16,
-        math: None,
+        step: ServingStep {
+            phase: Phase::Decode,
+            batch: 8.0,
+            context: 2048.0,
+            prompt: 2048.0,
+            weights: DType::Int8,
+            kv: DType::Bf16,
+            act: DType::Bf16,
+            math: None,
+            eff_flops: 1.0,
+            eff_bw: 1.0,
+        },
         chips: 1.0,
-        eff_flops: 1.0,
-        eff_bw: 1.0,
     }
 }
 
@@ -52,11 +55,11 @@ fn critical_batches_on_v5e() {
     let mut r = run("llama3-8b");
     let c = |r: &ModelRun| analyze(r, &v5e).unwrap().critical_batch;
     let ratio = 1.97e14 / 8.2e11;
-    r.weights = DType::Bf16;
+    r.step.weights = DType::Bf16;
     close(c(&r), ratio, 1e-12, "bf16");
-    r.weights = DType::Int8;
+    r.step.weights = DType::Int8;
     close(c(&r), ratio / 2.0, 1e-12, "int8 weights, bf16 math");
-    r.act = DType::Int8;
+    r.step.act = DType::Int8;
     close(
         c(&r),
         3.94e14 / 8.2e11 / 2.0,
@@ -138,7 +141,7 @@ fn grouped_query_attention() {
 fn mixture_of_experts() {
     let v5e = chip("v5e").unwrap();
     let mut r = run("mixtral-8x7b");
-    r.batch = 1.0;
+    r.step.batch = 1.0;
     let a = analyze(&r, &v5e).unwrap();
     close(a.experts_read, 2.0, 1e-12, "one token reads its 2 experts");
     let m = &r.config;
@@ -149,7 +152,7 @@ fn mixture_of_experts() {
         1e-12,
         "six experts unread",
     );
-    r.batch = 64.0;
+    r.step.batch = 64.0;
     let a = analyze(&r, &v5e).unwrap();
     close(
         a.experts_read,
@@ -188,11 +191,11 @@ fn mixture_of_experts() {
 fn prefill_by_hand() {
     let v5e = chip("v5e").unwrap();
     let mut r = run("llama3-8b");
-    r.phase = Phase::Prefill;
-    r.batch = 1.0;
-    r.context = 0.0;
-    r.weights = DType::Bf16;
-    r.eff_flops = 0.4;
+    r.step.phase = Phase::Prefill;
+    r.step.batch = 1.0;
+    r.step.context = 0.0;
+    r.step.weights = DType::Bf16;
+    r.step.eff_flops = 0.4;
     let a = analyze(&r, &v5e).unwrap();
     let p = 8_030_257_152.0;
     let flops = 2.0 * 2048.0 * p + 4.0 * 2048.0 * (2049.0 / 2.0) * 32.0 * 128.0 * 32.0;
@@ -218,8 +221,8 @@ fn prefill_by_hand() {
 fn several_chips() {
     let v5e = chip("v5e").unwrap();
     let mut r = run("llama3-70b");
-    r.weights = DType::Bf16;
-    r.batch = 32.0;
+    r.step.weights = DType::Bf16;
+    r.step.batch = 32.0;
     let one = analyze(&r, &v5e).unwrap();
     assert_eq!(one.fits, Some(false));
     assert_eq!(one.max_batch, Some(0.0), "the weights alone are 141 GB");
@@ -319,7 +322,7 @@ fn the_view_of_the_default_and_of_bad_fields() {
     assert!(evaluate_model(&i, Some(&v5e), 1).analysis.is_none());
     i.eff_flops = "40%".to_string();
     let v = evaluate_model(&i, Some(&v5e), 1);
-    assert_eq!(v.run.unwrap().eff_flops, 0.4);
+    assert_eq!(v.run.unwrap().step.eff_flops, 0.4);
     // fp32 activations make the matmuls fp32, which v5e does not list: the
     // message says which control to change.
     i.act = DType::Fp32;

@@ -8,7 +8,7 @@ use proptest::prelude::*;
 use proptest::sample::select;
 use roofline_core::hardware::catalogue;
 use roofline_core::learn::STEP_COUNT;
-use roofline_core::model::{preset, ModelConfig, ModelState, Phase, PRESETS};
+use roofline_core::model::{preset, ModelConfig, ModelState, Phase, ServingStep, PRESETS};
 use roofline_core::network::Collective;
 use roofline_core::state::{
     default_batch_dim, AppState, CalcState, ChartScale, QuizState, View, MAX_CHIPS, MAX_PAIRS,
@@ -240,16 +240,18 @@ fn model_state() -> impl Strategy<Value = ModelState> {
                 ModelState {
                     model,
                     custom,
-                    phase,
-                    batch: f64::from(b),
-                    context: f64::from(s),
-                    prompt: f64::from(t),
-                    weights: w,
-                    kv,
-                    act,
-                    math,
-                    eff_flops: ef,
-                    eff_bw: eb,
+                    step: ServingStep {
+                        phase,
+                        batch: f64::from(b),
+                        context: f64::from(s),
+                        prompt: f64::from(t),
+                        weights: w,
+                        kv,
+                        act,
+                        math,
+                        eff_flops: ef,
+                        eff_bw: eb,
+                    },
                 }
             },
         )

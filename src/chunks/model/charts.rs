@@ -81,13 +81,13 @@ pub fn latency_chart(v: Memo<Arc<ModelView>>) -> impl IntoView {
             let (Some(run), Some(a)) = (run, a) else {
                 return Err("no result yet".to_string());
             };
-            let per_seq = run.tokens() / run.batch;
+            let per_seq = run.tokens() / run.step.batch;
             Ok(latency_for(
                 &v.curve,
                 a,
-                run.batch,
+                run.step.batch,
                 per_seq,
-                run.phase == Phase::Decode,
+                run.step.phase == Phase::Decode,
             ))
         })
     });

@@ -422,7 +422,7 @@ pub(super) fn network_words(v: &CalcView, _: &[f64]) -> Result<Vec<String>, Core
 }
 
 pub(super) fn model_words(v: &CalcView, values: &[f64]) -> Result<Vec<String>, CoreError> {
-    use crate::model::{analyze, preset, ModelRun, Phase};
+    use crate::model::{analyze, preset, ModelRun, Phase, ServingStep};
     let a = analysis(v)?;
     let b = size(v, "B");
     let weights = if values[1] == 1.0 {
@@ -438,17 +438,19 @@ pub(super) fn model_words(v: &CalcView, values: &[f64]) -> Result<Vec<String>, C
         .ok_or_else(|| CoreError::Invalid("the step has no chip".to_string()))?;
     let run = ModelRun {
         config: m.config.clone(),
-        phase: Phase::Decode,
-        batch: b,
-        context: 2048.0,
-        prompt: 1.0,
-        weights,
-        kv: DType::Bf16,
-        act: DType::Bf16,
-        math: Some(DType::Bf16),
+        step: ServingStep {
+            phase: Phase::Decode,
+            batch: b,
+            context: 2048.0,
+            prompt: 1.0,
+            weights,
+            kv: DType::Bf16,
+            act: DType::Bf16,
+            math: Some(DType::Bf16),
+            eff_flops: 1.0,
+            eff_bw: 1.0,
+        },
         chips: 1.0,
-        eff_flops: 1.0,
-        eff_bw: 1.0,
     };
     let whole = analyze(&run, chip)?;
     let fits = match whole.fits {

@@ -3,7 +3,7 @@
 //! numbers and the chip count `n` are the calculator's. Each bad value is
 //! replaced by its default, with a notice.
 
-use super::{custom_value, preset, ModelState, Phase, CUSTOM_FIELDS};
+use super::{custom_value, preset, ModelState, Phase, ServingStep, CUSTOM_FIELDS};
 use crate::num::shortest;
 use crate::url::notice::{said, Notes};
 use crate::url::query::{whole, Params};
@@ -180,16 +180,18 @@ pub(crate) fn read(p: &mut Params, n: &mut Notes) -> ModelState {
     ModelState {
         model,
         custom,
-        phase,
-        batch: read_whole(p, n, "b", 1, d.batch),
-        context: read_whole(p, n, "ctx", 0, d.context),
-        prompt: read_whole(p, n, "prompt", 1, d.prompt),
-        weights: read_dtype(p, n, "w", d.weights),
-        kv: read_dtype(p, n, "kv", d.kv),
-        act: read_dtype(p, n, "act", d.act),
-        math,
-        eff_flops: read_fraction(p, n, "eff.flops"),
-        eff_bw: read_fraction(p, n, "eff.bw"),
+        step: ServingStep {
+            phase,
+            batch: read_whole(p, n, "b", 1, d.step.batch),
+            context: read_whole(p, n, "ctx", 0, d.step.context),
+            prompt: read_whole(p, n, "prompt", 1, d.step.prompt),
+            weights: read_dtype(p, n, "w", d.step.weights),
+            kv: read_dtype(p, n, "kv", d.step.kv),
+            act: read_dtype(p, n, "act", d.step.act),
+            math,
+            eff_flops: read_fraction(p, n, "eff.flops"),
+            eff_bw: read_fraction(p, n, "eff.bw"),
+        },
     }
 }
 
@@ -211,34 +213,34 @@ pub(crate) fn write(m: &ModelState, out: &mut LinkOut) {
             out.put("m.gated", "0".to_string());
         }
     }
-    if m.phase != d.phase {
-        out.put("phase", m.phase.key().to_string());
+    if m.step.phase != d.step.phase {
+        out.put("phase", m.step.phase.key().to_string());
     }
     for (k, v, dv) in [
-        ("b", m.batch, d.batch),
-        ("ctx", m.context, d.context),
-        ("prompt", m.prompt, d.prompt),
+        ("b", m.step.batch, d.step.batch),
+        ("ctx", m.step.context, d.step.context),
+        ("prompt", m.step.prompt, d.step.prompt),
     ] {
         if v != dv {
             out.put(k, shortest(v));
         }
     }
     for (k, v, dv) in [
-        ("w", m.weights, d.weights),
-        ("kv", m.kv, d.kv),
-        ("act", m.act, d.act),
+        ("w", m.step.weights, d.step.weights),
+        ("kv", m.step.kv, d.step.kv),
+        ("act", m.step.act, d.step.act),
     ] {
         if v != dv {
             out.put(k, v.name().to_string());
         }
     }
-    if let Some(t) = m.math {
+    if let Some(t) = m.step.math {
         out.put("math", t.name().to_string());
     }
-    if m.eff_flops != 1.0 {
-        out.put("eff.flops", shortest(m.eff_flops));
+    if m.step.eff_flops != 1.0 {
+        out.put("eff.flops", shortest(m.step.eff_flops));
     }
-    if m.eff_bw != 1.0 {
-        out.put("eff.bw", shortest(m.eff_bw));
+    if m.step.eff_bw != 1.0 {
+        out.put("eff.bw", shortest(m.step.eff_bw));
     }
 }

@@ -30,7 +30,7 @@ mod words;
 pub use config::{ModelConfig, MAX_DIM};
 pub use ops::{ops, ModelOp};
 pub use presets::{preset, Preset, PRESETS};
-pub use run::{analyze, group_chip, wider, LinkTime, ModelAnalysis, ModelRun, Phase};
+pub use run::{analyze, group_chip, wider, LinkTime, ModelAnalysis, ModelRun, Phase, ServingStep};
 pub use state::{ModelState, DEFAULT_MODEL};
 pub use sweep::{curve, CurvePoint, CURVE_POINTS};
 pub use view::{custom_value, evaluate_model, set_custom, ModelInput, ModelView, CUSTOM_FIELDS};

@@ -54,19 +54,19 @@ impl Einsum<'_> {
 /// The operations of `run`'s step on `chip`, given its analysis `a`.
 pub fn ops(run: &ModelRun, a: &ModelAnalysis, chip: &Chip) -> Result<Vec<ModelOp>, CoreError> {
     let m = &run.config;
-    let (w, kv, act) = (run.weights, run.kv, run.act);
+    let (w, kv, act) = (run.step.weights, run.step.kv, run.step.act);
     let n = run.chips;
-    let peak = |d: DType| -> Result<f64, CoreError> { Ok(chip.peak(d)? * n * run.eff_flops) };
-    let bw = chip.bandwidth(LevelKind::Hbm)? * n * run.eff_bw;
-    let t = match run.phase {
+    let peak = |d: DType| -> Result<f64, CoreError> { Ok(chip.peak(d)? * n * run.step.eff_flops) };
+    let bw = chip.bandwidth(LevelKind::Hbm)? * n * run.step.eff_bw;
+    let t = match run.step.phase {
         Phase::Decode => 1.0,
-        Phase::Prefill => run.prompt,
+        Phase::Prefill => run.step.prompt,
     };
-    let tokens = run.batch * t;
+    let tokens = run.step.batch * t;
     // Keys each query attends to (see `run::analyze`).
-    let attended = match run.phase {
-        Phase::Decode => run.context + 1.0,
-        Phase::Prefill => run.context + (t + 1.0) / 2.0,
+    let attended = match run.step.phase {
+        Phase::Decode => run.step.context + 1.0,
+        Phase::Prefill => run.step.context + (t + 1.0) / 2.0,
     };
     // Tokens each expert read sees: the step's k choices per token spread
     // over the experts read.
@@ -97,7 +97,7 @@ pub fn ops(run: &ModelRun, a: &ModelAnalysis, chip: &Chip) -> Result<Vec<ModelOp
         let bytes = size(e.a.1) * e.a.0.bytes()
             + size(e.b.1) * e.b.0.bytes()
             + size(e.out.1) * e.out.0.bytes();
-        let math = run.math.unwrap_or_else(|| wider(e.a.0, e.b.0));
+        let math = run.step.math.unwrap_or_else(|| wider(e.a.0, e.b.0));
         let (t_math, t_bytes) = (flops / peak(math)?, bytes / bw);
         out.push(ModelOp {
             key,
@@ -147,7 +147,7 @@ pub fn ops(run: &ModelRun, a: &ModelAnalysis, chip: &Chip) -> Result<Vec<ModelOp
             out: (act, &["B", "T", "K", "G", "A"]),
         },
         vec![
-            ("B", run.batch),
+            ("B", run.step.batch),
             ("T", t),
             ("K", m.kv_heads),
             ("G", m.group()),
@@ -165,7 +165,7 @@ pub fn ops(run: &ModelRun, a: &ModelAnalysis, chip: &Chip) -> Result<Vec<ModelOp
             out: (act, &["B", "T", "K", "G", "H"]),
         },
         vec![
-            ("B", run.batch),
+            ("B", run.step.batch),
             ("T", t),
             ("K", m.kv_heads),
             ("G", m.group()),
@@ -225,7 +225,7 @@ pub fn ops(run: &ModelRun, a: &ModelAnalysis, chip: &Chip) -> Result<Vec<ModelOp
             b: (w, &["D", "V"]),
             out: (act, &["B", "V"]),
         },
-        vec![("B", run.batch), ("D", m.d_model), ("V", m.vocab)],
+        vec![("B", run.step.batch), ("D", m.d_model), ("V", m.vocab)],
         1.0,
     )?;
     let total: f64 = out.iter().map(|o| o.time * o.count).sum();

@@ -37,12 +37,11 @@ impl Phase {
     }
 }
 
-/// A model, a step and the chips that serve it: every number the analysis
-/// needs (see [`analyze`]).
+/// The step a model is served at: which phase, its sizes, the data types
+/// and the fractions of the peaks reached. The Model page's state and a
+/// [`ModelRun`] both hold one.
 #[derive(Debug, Clone, PartialEq)]
-pub struct ModelRun {
-    /// The model's shape.
-    pub config: ModelConfig,
+pub struct ServingStep {
     /// Decode or prefill.
     pub phase: Phase,
     /// B: sequences in the batch.
@@ -61,12 +60,22 @@ pub struct ModelRun {
     /// (for the weight matmuls, weights' and activations', as in the
     /// calculator).
     pub math: Option<DType>,
-    /// n: chips the weights and the KV cache are split over.
-    pub chips: f64,
     /// The fraction of the peak FLOP/s actually reached (0 to 1).
     pub eff_flops: f64,
     /// The fraction of the memory bandwidth actually reached (0 to 1).
     pub eff_bw: f64,
+}
+
+/// A model, a step and the chips that serve it: every number the analysis
+/// needs (see [`analyze`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ModelRun {
+    /// The model's shape.
+    pub config: ModelConfig,
+    /// The step: phase, sizes, types, fractions reached.
+    pub step: ServingStep,
+    /// n: chips the weights and the KV cache are split over.
+    pub chips: f64,
 }
 
 /// Everything the Model page shows for a [`ModelRun`], in base units
@@ -186,27 +195,29 @@ fn fraction(field: &str, v: f64) -> Result<f64, CoreError> {
 impl ModelRun {
     /// Tokens this step processes: B in decode, B·T in prefill.
     pub fn tokens(&self) -> f64 {
-        match self.phase {
-            Phase::Decode => self.batch,
-            Phase::Prefill => self.batch * self.prompt,
+        match self.step.phase {
+            Phase::Decode => self.step.batch,
+            Phase::Prefill => self.step.batch * self.step.prompt,
         }
     }
 
     /// Checks every number; the error names the field.
     pub fn check(&self) -> Result<(), CoreError> {
         self.config.check()?;
-        whole("batch (B)", self.batch, 1.0)?;
-        whole("context (S)", self.context, 0.0)?;
-        whole("prompt (T)", self.prompt, 1.0)?;
+        whole("batch (B)", self.step.batch, 1.0)?;
+        whole("context (S)", self.step.context, 0.0)?;
+        whole("prompt (T)", self.step.prompt, 1.0)?;
         whole("chips (n)", self.chips, 1.0)?;
-        fraction("fraction of peak FLOP/s", self.eff_flops)?;
-        fraction("fraction of bandwidth", self.eff_bw)?;
+        fraction("fraction of peak FLOP/s", self.step.eff_flops)?;
+        fraction("fraction of bandwidth", self.step.eff_bw)?;
         Ok(())
     }
 
     /// The type the weight matmuls run at.
     pub fn math_dtype(&self) -> DType {
-        self.math.unwrap_or_else(|| wider(self.weights, self.act))
+        self.step
+            .math
+            .unwrap_or_else(|| wider(self.step.weights, self.step.act))
     }
 }
 
@@ -226,20 +237,20 @@ pub fn analyze(run: &ModelRun, chip: &Chip) -> Result<ModelAnalysis, CoreError> 
     let m = &run.config;
     let n = run.chips;
     let math = run.math_dtype();
-    let flops_rate = chip.peak(math)? * n * run.eff_flops;
-    let bandwidth = chip.bandwidth(LevelKind::Hbm)? * n * run.eff_bw;
+    let flops_rate = chip.peak(math)? * n * run.step.eff_flops;
+    let bandwidth = chip.bandwidth(LevelKind::Hbm)? * n * run.step.eff_bw;
     let params = m.params();
     let active_params = m.active_params();
-    let w = run.weights.bytes();
+    let w = run.step.weights.bytes();
     let weight_bytes = params * w;
-    let kv_per_token = m.kv_bytes_per_token(run.kv);
+    let kv_per_token = m.kv_bytes_per_token(run.step.kv);
     let tokens = run.tokens();
-    let (t, cached) = match run.phase {
-        Phase::Decode => (1.0, run.context + 1.0),
-        Phase::Prefill => (run.prompt, run.context + run.prompt),
+    let (t, cached) = match run.step.phase {
+        Phase::Decode => (1.0, run.step.context + 1.0),
+        Phase::Prefill => (run.step.prompt, run.step.context + run.step.prompt),
     };
     let kv_per_seq = cached * kv_per_token;
-    let kv_bytes = run.batch * kv_per_seq;
+    let kv_bytes = run.step.batch * kv_per_seq;
     let memory = weight_bytes + kv_bytes;
     let hbm = chip
         .level(LevelKind::Hbm)
@@ -263,23 +274,23 @@ pub fn analyze(run: &ModelRun, chip: &Chip) -> Result<ModelAnalysis, CoreError> 
     // Attention per layer: QK and attention × V, 2·B·T·A·N·H each, with A
     // the keys each query attends to: the cache and itself in decode; the
     // cache and, with a causal mask, half the prompt on average in prefill.
-    let attended = match run.phase {
-        Phase::Decode => run.context + 1.0,
-        Phase::Prefill => run.context + (run.prompt + 1.0) / 2.0,
+    let attended = match run.step.phase {
+        Phase::Decode => run.step.context + 1.0,
+        Phase::Prefill => run.step.context + (run.step.prompt + 1.0) / 2.0,
     };
-    let attention_flops = 4.0 * run.batch * t * attended * m.heads * m.head_dim * m.layers;
-    let kv_read = run.batch * run.context * kv_per_token;
-    let kv_written = run.batch * t * kv_per_token;
+    let attention_flops = 4.0 * run.step.batch * t * attended * m.heads * m.head_dim * m.layers;
+    let kv_read = run.step.batch * run.step.context * kv_per_token;
+    let kv_written = run.step.batch * t * kv_per_token;
     let kv_traffic = kv_read + kv_written;
     let t_kv = kv_read / bandwidth;
     let t_weight_math = weight_flops / flops_rate;
     let t_weight_load = weights_read / bandwidth;
-    let step_time = match run.phase {
+    let step_time = match run.step.phase {
         Phase::Decode => t_kv + t_weight_math.max(t_weight_load),
         Phase::Prefill => ((weight_flops + attention_flops) / flops_rate)
             .max((weights_read + kv_traffic) / bandwidth),
     };
-    let compute_bound = match run.phase {
+    let compute_bound = match run.step.phase {
         Phase::Decode => t_weight_math > t_weight_load,
         Phase::Prefill => {
             (weight_flops + attention_flops) / flops_rate > (weights_read + kv_traffic) / bandwidth
@@ -295,7 +306,7 @@ pub fn analyze(run: &ModelRun, chip: &Chip) -> Result<ModelAnalysis, CoreError> 
             .map(|(kind, bw)| {
                 // The book's 2·B·D bytes a layer, at bf16: the B·D
                 // activations at their type's size.
-                let bytes_per_layer = tokens * m.d_model * run.act.bytes();
+                let bytes_per_layer = tokens * m.d_model * run.step.act.bytes();
                 let time = m.layers * bytes_per_layer / bw;
                 LinkTime {
                     kind,
@@ -363,10 +374,10 @@ pub fn analyze(run: &ModelRun, chip: &Chip) -> Result<ModelAnalysis, CoreError> 
 pub fn group_chip(chip: &Chip, run: &ModelRun) -> Result<Chip, CoreError> {
     let mut g = chip.clone();
     let math = run.math_dtype();
-    g.set_peak(math, chip.peak(math)? * run.chips * run.eff_flops)?;
+    g.set_peak(math, chip.peak(math)? * run.chips * run.step.eff_flops)?;
     g.set_bandwidth(
         LevelKind::Hbm,
-        chip.bandwidth(LevelKind::Hbm)? * run.chips * run.eff_bw,
+        chip.bandwidth(LevelKind::Hbm)? * run.chips * run.step.eff_bw,
     )?;
     Ok(g)
 }

@@ -3,7 +3,7 @@
 
 use super::config::ModelConfig;
 use super::presets::LLAMA3_8B;
-use super::run::Phase;
+use super::run::{Phase, ServingStep};
 use crate::DType;
 
 /// The preset the page opens on.
@@ -17,27 +17,8 @@ pub struct ModelState {
     /// The custom model (the fields' values; with a preset, the preset's
     /// shape, kept so that switching to custom starts from it).
     pub custom: ModelConfig,
-    /// Decode or prefill.
-    pub phase: Phase,
-    /// B: sequences.
-    pub batch: f64,
-    /// S: tokens in each sequence's cache.
-    pub context: f64,
-    /// T: prompt tokens (prefill).
-    pub prompt: f64,
-    /// The weights' type.
-    pub weights: DType,
-    /// The KV cache's type.
-    pub kv: DType,
-    /// The activations' type.
-    pub act: DType,
-    /// The type every matmul runs at; `None` = the wider of each one's two
-    /// inputs (see [`super::ModelRun::math`]).
-    pub math: Option<DType>,
-    /// The fraction of peak FLOP/s reached (0 to 1).
-    pub eff_flops: f64,
-    /// The fraction of bandwidth reached (0 to 1).
-    pub eff_bw: f64,
+    /// The step: phase, sizes, types, fractions reached.
+    pub step: ServingStep,
 }
 
 impl Default for ModelState {
@@ -45,16 +26,18 @@ impl Default for ModelState {
         ModelState {
             model: DEFAULT_MODEL.to_string(),
             custom: LLAMA3_8B,
-            phase: Phase::Decode,
-            batch: 8.0,
-            context: 2048.0,
-            prompt: 2048.0,
-            weights: DType::Int8,
-            kv: DType::Bf16,
-            act: DType::Bf16,
-            math: None,
-            eff_flops: 1.0,
-            eff_bw: 1.0,
+            step: ServingStep {
+                phase: Phase::Decode,
+                batch: 8.0,
+                context: 2048.0,
+                prompt: 2048.0,
+                weights: DType::Int8,
+                kv: DType::Bf16,
+                act: DType::Bf16,
+                math: None,
+                eff_flops: 1.0,
+                eff_bw: 1.0,
+            },
         }
     }
 }

@@ -52,13 +52,13 @@ pub fn curve(run: &ModelRun, chip: &Chip) -> Result<Vec<CurvePoint>, CoreError> 
     let a = analyze(run, chip)?;
     // The critical batch is in tokens of the step: per sequence, 1 in
     // decode, T in prefill.
-    let critical_b = a.critical_batch / (run.tokens() / run.batch);
+    let critical_b = a.critical_batch / (run.tokens() / run.step.batch);
     let limit = a.max_batch.filter(|b| *b >= 1.0);
-    let hi = (limit.unwrap_or(0.0).max(critical_b).max(run.batch) * 4.0).clamp(8.0, 1e7);
+    let hi = (limit.unwrap_or(0.0).max(critical_b).max(run.step.batch) * 4.0).clamp(8.0, 1e7);
     let mut out = Vec::new();
-    for b in batches(hi, &[run.batch, critical_b.ceil()]) {
+    for b in batches(hi, &[run.step.batch, critical_b.ceil()]) {
         let mut r = run.clone();
-        r.batch = b;
+        r.step.batch = b;
         let p = analyze(&r, chip)?;
         out.push(CurvePoint {
             batch: b,

@@ -5,7 +5,7 @@
 use super::config::ModelConfig;
 use super::ops::{ops, ModelOp};
 use super::presets::{preset, Preset, LLAMA3_8B};
-use super::run::{analyze, ModelAnalysis, ModelRun, Phase};
+use super::run::{analyze, ModelAnalysis, ModelRun, Phase, ServingStep};
 use super::state::ModelState;
 use super::sweep::{curve, CurvePoint};
 use crate::calc::Field;
@@ -104,16 +104,16 @@ impl ModelInput {
                 .collect(),
             tied: s.custom.tied,
             gated: s.custom.gated,
-            phase: s.phase,
-            batch: num(s.batch),
-            context: num(s.context),
-            prompt: num(s.prompt),
-            weights: s.weights,
-            kv: s.kv,
-            act: s.act,
-            math: s.math,
-            eff_flops: percent_text(s.eff_flops),
-            eff_bw: percent_text(s.eff_bw),
+            phase: s.step.phase,
+            batch: num(s.step.batch),
+            context: num(s.step.context),
+            prompt: num(s.step.prompt),
+            weights: s.step.weights,
+            kv: s.step.kv,
+            act: s.step.act,
+            math: s.step.math,
+            eff_flops: percent_text(s.step.eff_flops),
+            eff_bw: percent_text(s.step.eff_bw),
         }
     }
 }
@@ -306,17 +306,19 @@ pub fn evaluate_model(input: &ModelInput, chip: Option<&Chip>, chips: u32) -> Mo
     };
     let run = ModelRun {
         config,
-        phase: input.phase,
-        batch: b,
-        context: s,
-        prompt: t,
-        weights: input.weights,
-        kv: input.kv,
-        act: input.act,
-        math: input.math,
+        step: ServingStep {
+            phase: input.phase,
+            batch: b,
+            context: s,
+            prompt: t,
+            weights: input.weights,
+            kv: input.kv,
+            act: input.act,
+            math: input.math,
+            eff_flops: ef,
+            eff_bw: eb,
+        },
         chips: f64::from(chips.max(1)),
-        eff_flops: ef,
-        eff_bw: eb,
     };
     let result = analyze(&run, chip).and_then(|a| {
         let o = ops(&run, &a, chip)?;
@@ -354,16 +356,7 @@ impl ModelView {
         Some(ModelState {
             model: input.model.clone(),
             custom: run.config.clone(),
-            phase: run.phase,
-            batch: run.batch,
-            context: run.context,
-            prompt: run.prompt,
-            weights: run.weights,
-            kv: run.kv,
-            act: run.act,
-            math: run.math,
-            eff_flops: run.eff_flops,
-            eff_bw: run.eff_bw,
+            step: run.step.clone(),
         })
     }
 }

@@ -41,8 +41,8 @@ pub(super) struct Words {
 pub(super) fn words(run: &ModelRun, a: &ModelAnalysis, chip: &Chip) -> Words {
     let m = &run.config;
     let mem = chip.memory;
-    let w = run.weights;
-    let decode = run.phase == Phase::Decode;
+    let w = run.step.weights;
+    let decode = run.step.phase == Phase::Decode;
     let n = run.chips;
     let tok = if decode { "B" } else { "B·T" };
     let mut rows = vec![
@@ -79,8 +79,8 @@ pub(super) fn words(run: &ModelRun, a: &ModelAnalysis, chip: &Chip) -> Words {
             format::bytes(a.kv_per_token),
             format!(
                 "2·L·K·H × {} bytes ({}): a key and a value per KV head and layer.",
-                format::sig(run.kv.bytes(), 2),
-                run.kv
+                format::sig(run.step.kv.bytes(), 2),
+                run.step.kv
             ),
         ),
         result(
@@ -317,7 +317,7 @@ fn derivation(run: &ModelRun, a: &ModelAnalysis, chip: &Chip) -> Vec<Step> {
             format!(
                 "{} × {}",
                 sci(a.params),
-                format::sig(run.weights.bytes(), 2)
+                format::sig(run.step.weights.bytes(), 2)
             ),
             format::bytes(a.weight_bytes),
         ),
@@ -329,7 +329,7 @@ fn derivation(run: &ModelRun, a: &ModelAnalysis, chip: &Chip) -> Vec<Step> {
                 num(m.layers),
                 num(m.kv_heads),
                 num(m.head_dim),
-                format::sig(run.kv.bytes(), 2)
+                format::sig(run.step.kv.bytes(), 2)
             ),
             format::bytes(a.kv_per_token),
         ),
@@ -338,7 +338,7 @@ fn derivation(run: &ModelRun, a: &ModelAnalysis, chip: &Chip) -> Vec<Step> {
             "B × tokens cached × KV per token",
             format!(
                 "{} × {} × {}",
-                num(run.batch),
+                num(run.step.batch),
                 num(a.cached),
                 sci(a.kv_per_token)
             ),
@@ -363,11 +363,11 @@ fn derivation(run: &ModelRun, a: &ModelAnalysis, chip: &Chip) -> Vec<Step> {
         format!(
             "{} × {} × {}; {} × {} × {}",
             num(run.chips),
-            sci(a.flops_rate / run.chips / run.eff_flops),
-            format::sig(run.eff_flops, 3),
+            sci(a.flops_rate / run.chips / run.step.eff_flops),
+            format::sig(run.step.eff_flops, 3),
             num(run.chips),
-            sci(a.bandwidth / run.chips / run.eff_bw),
-            format::sig(run.eff_bw, 3)
+            sci(a.bandwidth / run.chips / run.step.eff_bw),
+            format::sig(run.step.eff_bw, 3)
         ),
         format!(
             "{}; {}",
@@ -375,18 +375,18 @@ fn derivation(run: &ModelRun, a: &ModelAnalysis, chip: &Chip) -> Vec<Step> {
             format::bandwidth(a.bandwidth)
         ),
     ));
-    match run.phase {
+    match run.step.phase {
         Phase::Decode => {
             out.push(step(
                 "Decode step",
                 "B·S·KV ÷ W + max(2·B·P_act ÷ C, weights read ÷ W)",
                 format!(
                     "{} × {} × {} ÷ {} + max(2 × {} × {} ÷ {}, {} ÷ {})",
-                    num(run.batch),
-                    num(run.context),
+                    num(run.step.batch),
+                    num(run.step.context),
                     sci(a.kv_per_token),
                     sci(a.bandwidth),
-                    num(run.batch),
+                    num(run.step.batch),
                     sci(a.active_params),
                     sci(a.flops_rate),
                     sci(a.weights_read),
@@ -427,7 +427,7 @@ fn derivation(run: &ModelRun, a: &ModelAnalysis, chip: &Chip) -> Vec<Step> {
             "({} ÷ {}) × {} ÷ 2{}",
             sci(a.flops_rate),
             sci(a.bandwidth),
-            format::sig(run.weights.bytes(), 2),
+            format::sig(run.step.weights.bytes(), 2),
             if m.is_moe() {
                 format!(" × {} ÷ {}", sci(a.params), sci(a.active_params))
             } else {
