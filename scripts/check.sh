@@ -18,6 +18,10 @@ cargo fmt --all --check
 step "house rules (rooms, the chunk table, imports across chunks)"
 node --test tests/house.test.mjs
 
+step "every size rule and clippy.toml rule fails on code that breaks it (no build needed)"
+node --test tests/rules.test.mjs
+node --test tests/clippy-rules.test.mjs
+
 step "measurement snippets (valid Python; run where JAX or PyTorch is installed)"
 node --test tests/snippets.test.mjs
 
