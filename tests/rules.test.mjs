@@ -37,9 +37,17 @@ function cleanBuild(table = TABLE) {
 const names = (out) => out.map((b) => b.rule);
 
 test('definedIn reads both manglings', () => {
-  assert.deepEqual(definedIn(legacy('leptos::show::Show')), ['leptos', 'show', 'Show', 'h0123456789abcdef']);
+  assert.deepEqual(definedIn(legacy('leptos::show::Show')), ['leptos', 'show', 'Show']);
   assert.deepEqual(definedIn(v0('leptos::show::Show')), ['leptos', 'show', 'Show']);
   assert.deepEqual(definedIn('pow'), ['pow']);
+  // Legacy mangling keeps no path for an impl: its function counts as its type's.
+  const impl = (type, fn) => `_ZN${type.length}${type}${fn.length}${fn}17h0123456789abcdefE`;
+  assert.deepEqual(definedIn(impl('_$LT$leptos..show..ShowProps$LT$W$C$C$GT$$u20$as$u20$core..clone..Clone$GT$', 'clone')), ['leptos', 'show', 'ShowProps', 'clone']);
+  assert.deepEqual(definedIn(impl('_$LT$roofline_core..model..view..ModelView$GT$', 'new')), ['roofline_core', 'model', 'view', 'ModelView', 'new']);
+  assert.equal(definedIn(impl('_$LT$$RF$T$u20$as$u20$core..fmt..Debug$GT$', 'fmt'))[0], '_$LT$$RF$T$u20$as$u20$core..fmt..Debug$GT$');
+  const files = cleanBuild();
+  files[MAIN].push(impl('_$LT$leptos..suspense_component..SuspenseBoundary$u20$as$u20$tachys..view..Render$GT$', 'build'));
+  assert.deepEqual(names(brokenIn(files)), [BUILD_RULES.find((r) => r.paths.includes('leptos::suspense_component')).rule]);
 });
 
 test('a clean build breaks no rule, and every row of the chunk table has a rule', () => {

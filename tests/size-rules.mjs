@@ -217,6 +217,12 @@ export function definedIn(name) {
       segs.push(name.slice(p, p + Number(d[1])));
       p += Number(d[1]);
     }
+    // The hash rustc appends is no module.
+    if (/^h[0-9a-f]{16}$/.test(segs.at(-1))) segs.pop();
+    // An impl's function (`<a::B<T> as c::D>::f`, `<a::B<T>>::f`): legacy
+    // mangling keeps no path of the impl, so it counts as its type's.
+    const impl = /^_?\$LT\$([A-Za-z_][\w.]*?)(?:\$LT\$|\$GT\$|\$u20\$|$)/.exec(segs[0] ?? '');
+    if (impl) return [...impl[1].split('..'), ...segs.slice(1)];
     return segs;
   }
   return [name];
