@@ -40,6 +40,8 @@ test('definedIn reads both manglings', () => {
   assert.deepEqual(definedIn(legacy('leptos::show::Show')), ['leptos', 'show', 'Show']);
   assert.deepEqual(definedIn(v0('leptos::show::Show')), ['leptos', 'show', 'Show']);
   assert.deepEqual(definedIn('pow'), ['pow']);
+  // v0: an identifier that starts with `_` has a `_` after its length.
+  assert.deepEqual(definedIn('_RNvNtNtCs1a2b3c_12roofline_lab4page22___component_chunk_view10chunk_view'), ['roofline_lab', 'page', '__component_chunk_view', 'chunk_view']);
   // Legacy mangling keeps no path for an impl: its function counts as its type's.
   const impl = (type, fn) => `_ZN${type.length}${type}${fn.length}${fn}17h0123456789abcdefE`;
   assert.deepEqual(definedIn(impl('_$LT$leptos..show..ShowProps$LT$W$C$C$GT$$u20$as$u20$core..clone..Clone$GT$', 'clone')), ['leptos', 'show', 'ShowProps', 'clone']);

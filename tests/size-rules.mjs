@@ -196,6 +196,9 @@ export function definedIn(name) {
     if (!m) return [name];
     let p = 2 + m.index + m[0].length;
     const take = (len) => {
+      // An identifier that starts with `_` or a digit has a `_` between
+      // its length and itself.
+      if (name[p] === '_') p++;
       const s = name.slice(p, p + len);
       p += len;
       return s;
