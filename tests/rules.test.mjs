@@ -82,6 +82,32 @@ for (const r of RULES) {
   });
 }
 
+test('a component inlined away is still seen: its closures in other crates\' impls name it (`mentions`)', () => {
+  // From a build with a <Show> in the app's view: tachys' Render impl for Show's closure.
+  const real = '_RNvXs_NtCs4vVHG5ncwDh_6tachys14reactive_graphNCINvNtCsiIOWBYpCPaE_6leptos4show16___component_showNCNvNtNtCshxiyfucS2cg_12roofline_lab4page3app15___component_apps9_0INtNtNtB6_4html7element11HtmlElementNtNtB2F_8elements1PuINtNtNtB6_4view9iterators9StaticVecNtNtB3B_8any_view7AnyViewEEEs_0NtB3B_6Render5buildB1F_';
+  const legacyGeneric = '_ZN6tachys4view3any83drop_in_place$LT$leptos..show..Show$LT$roofline_lab..page..app..App$GT$$GT$17h0123456789abcdefE';
+  const rules = BUILD_RULES.filter((r) => r.mentions);
+  assert.ok(rules.length >= 2, 'the <Show> and <Suspense> rules name what they mention');
+  for (const r of rules) {
+    for (const p of r.mentions) {
+      const segs = p.split('::');
+      const v0name = `_RNvXs_NtCs4vVHG5ncwDh_6tachys14reactive_graphNCINvNtCs1a2b3c_${segs.map((x) => `${x.length}${x}`).join('')}1f0E0B1F_`;
+      for (const n of [v0name, legacyGeneric.replace('leptos..show', segs.join('..'))]) {
+        const files = cleanBuild();
+        files[MAIN].push(n);
+        assert.deepEqual(names(brokenIn(files)), [r.rule], n);
+      }
+    }
+  }
+  const files = cleanBuild();
+  files[MAIN].push(real);
+  assert.deepEqual(names(brokenIn(files)), [BUILD_RULES.find((r) => r.paths.includes('leptos::show')).rule]);
+  // Near misses: page::shown, a crate named leptos_show, show in another crate.
+  const near = cleanBuild();
+  near[MAIN].push(legacy('roofline_lab::page::shown::shown'), legacy('leptos_show::f'), '_RNvNtCs1a2b3c_6tachys4show1f', '_ZN3foo20f$LT$leptos..shows$GT$17h0123456789abcdefE');
+  assert.deepEqual(brokenIn(near), []);
+});
+
 test('a chunk rule allows what the first load keeps of the chunk\'s paths, and only that', () => {
   const model = chunkRules().find((r) => r.chunk === 'model');
   assert.ok(model.except.length, 'the model row keeps its state in the first load');
