@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets up whatever is missing, then runs every check Roofline Lab has:
-# formatting, the house rules (tests/house.test.mjs, tests/rules.test.mjs,
-# tests/citations.test.mjs), clippy (host and wasm32), native tests, wasm
+# formatting, the house rules (tests/house.test.mjs, tests/pages.test.mjs,
+# tests/citations.test.mjs), every rule's check fed a break (tests/rules.test.mjs,
+# tests/clippy-rules.test.mjs), clippy (host and wasm32), native tests, wasm
 # tests in headless Chromium, the release build, its size budget and size
 # rules, the end-to-end tests, and the plain build with the smoke tests.
 # CI runs exactly this (.ci/run). Each step's time is printed at the end.
@@ -45,8 +46,11 @@ trap report EXIT
 step "cargo fmt --check"
 cargo fmt --all --check
 
-step "house rules (rooms, the chunk table, imports across chunks, every rule's check, citations)"
-node --test tests/house.test.mjs tests/rules.test.mjs tests/pages.test.mjs tests/citations.test.mjs
+step "house rules (rooms, the chunk and page tables, imports across chunks, citations)"
+node --test tests/house.test.mjs tests/pages.test.mjs tests/citations.test.mjs
+
+step "every size rule and clippy.toml rule fails on code that breaks it (no build needed)"
+node --test tests/rules.test.mjs tests/clippy-rules.test.mjs
 
 step "clippy (host, all targets)"
 cargo clippy --workspace --all-targets --locked -- -D warnings

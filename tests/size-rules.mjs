@@ -4,7 +4,11 @@
 // scripts/build/build-wasm.sh keeps in target/split/release/named/, or
 // target/plain/split/release/named/ for the plain build). A broken rule
 // fails with its name, the functions that broke it and where to read
-// about it, instead of "first load over the limit by N KB".
+// about it, instead of "first load over the limit by N KB". Each chunk's
+// rule comes from its row of the chunk table (src/chunks/chunks.json,
+// `owns`), and the other way round, each path a row owns must have code in
+// that chunk's wasm. tests/rules.test.mjs feeds every rule a build that
+// breaks it (brokenIn takes the names in memory).
 //
 //   node tests/size-rules.mjs [--plain]
 //
@@ -17,6 +21,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as wasmRead from '../scripts/build/wasm-read.mjs';
+import { TABLE } from './sizes.mjs';
 
 const { functions } = wasmRead;
 
@@ -27,10 +32,14 @@ const plain = process.argv.includes('--plain');
  * Each rule: its name, the modules it applies to (`main`: the first load;
  * `all`: every wasm of the build), the paths no function there may be
  * defined in (or exact symbol names, `symbols`), and where to read why.
- * `release`: the rule holds only for the release build (a technique the
- * plain build leaves out).
+ * `mentions`: paths no function's name may name anywhere (a generic
+ * component, inlined, leaves only other crates' impls for its closures).
+ * `except`: paths under `paths` that are allowed. `release`: the rule holds
+ * only for the release build (a technique the plain build leaves out).
+ * What each chunk owns is not here: it is the chunk table's `owns` column
+ * (chunkRules below), so that the rules and the table cannot drift apart.
  */
-export const RULES = [
+export const BUILD_RULES = [
   {
     rule: 'decimal text is read through roofline_core::num::parse_f64, never str::parse::<f64> (std\'s float parser, about 10 KB)',
     in: 'main',
@@ -43,72 +52,6 @@ export const RULES = [
     paths: ['compiler_builtins::math::libm_math::pow'],
     symbols: ['pow'],
     read: 'docs/build.md §4; clippy.toml says it too',
-  },
-  {
-    rule: 'the question bank and answer reading are the quiz chunk\'s: call them only from src/chunks/quiz/',
-    in: 'main',
-    paths: ['roofline_core::quiz::bank', 'roofline_core::quiz::answer', 'roofline_core::quiz::numbers', 'evalexpr'],
-    read: 'docs/build.md §2.2 (links check a question against quiz::OUTLINE, which builds none)',
-  },
-  {
-    rule: 'the Learn page\'s steps are the learn chunk\'s: build them only from src/chunks/learn/',
-    in: 'main',
-    paths: ['roofline_core::learn::steps'],
-    read: 'docs/build.md §2.2',
-  },
-  {
-    rule: 'reading a table and placing kernels are the measure chunk\'s: only from src/chunks/measure/',
-    in: 'main',
-    paths: ['roofline_core::points::read', 'roofline_core::points::place', 'roofline_core::points::table', 'csv', 'csv_core', 'serde_json'],
-    read: 'docs/build.md §2.2',
-  },
-  {
-    rule: 'measured kernels are drawn only by the measure chunk\'s copy of the chart code (draw_roofline_points)',
-    in: 'main',
-    paths: ['roofline_charts::roofline::points'],
-    read: 'ARCHITECTURE.md, invariants',
-  },
-  {
-    rule: 'reading and writing a link are the link chunk\'s: url::decode and url::encode only through src/chunks/link/',
-    in: 'main',
-    paths: ['roofline_core::url::decode', 'roofline_core::url::read_calc', 'roofline_core::url::encode', 'form_urlencoded'],
-    read: 'docs/build.md §2.2 (the default state\'s `v=1` is written without it)',
-  },
-  {
-    rule: 'the comparison\'s rows are the compare chunk\'s: only from src/chunks/compare/',
-    in: 'main',
-    paths: ['roofline_core::compare'],
-    read: 'docs/build.md §2.2',
-  },
-  {
-    rule: 'the batch-size chart and its sweep are the batch chunk\'s: only from src/chunks/batch/',
-    in: 'main',
-    paths: ['roofline_charts::batch', 'roofline_core::sweep'],
-    read: 'docs/build.md §2.2',
-  },
-  {
-    rule: 'the "Why?" answers are the why chunk\'s: explain::answer only from src/chunks/why/',
-    in: 'main',
-    paths: ['roofline_core::explain::answers'],
-    read: 'docs/build.md §2.2 (the questions stay in the first load)',
-  },
-  {
-    rule: 'the network roofline\'s words (its rows, the collective\'s assumptions) are the network chunk\'s: calc::network_view only from src/chunks/network/',
-    in: 'main',
-    paths: ['roofline_core::calc::network_view'],
-    read: 'docs/build.md §2.2 (the first load computes the numbers the chart needs)',
-  },
-  {
-    rule: 'the catalogue\'s source texts are the chip chunk\'s: Source::text only from src/chunks/chip/ (the first load names sources by index)',
-    in: 'main',
-    paths: ['roofline_core::hardware::sources'],
-    read: 'crates/roofline-core/src/hardware/sources.rs',
-  },
-  {
-    rule: 'drawing on SVG is the svg chunk\'s: only from src/chunks/svg/',
-    in: 'main',
-    paths: ['plotters_svg'],
-    read: 'docs/build.md §2.2',
   },
   {
     rule: 'charts draw their own frame (roofline_charts::frame), never plotters\' ChartBuilder, ChartContext or mesh',
@@ -125,8 +68,19 @@ export const RULES = [
   {
     rule: 'no Leptos <Show> in the first load: use page::shown::shown (1.3 KB; docs/build.md §4)',
     in: 'main',
-    paths: ['leptos::control_flow'],
+    // leptos::control_flow only re-exports it: the component is leptos::show::Show.
+    // Inlined, it leaves tachys' Render impls for its closures: `mentions`.
+    paths: ['leptos::show'],
+    mentions: ['leptos::show'],
     read: 'docs/build.md §4',
+  },
+  {
+    rule: 'no Leptos <Suspense> or <Transition> in the first load: a chunk\'s download is followed by a signal (page::chunk_view)',
+    in: 'main',
+    // leptos::suspense only re-exports them: they are defined here.
+    paths: ['leptos::suspense_component', 'leptos::transition'],
+    mentions: ['leptos::suspense_component', 'leptos::transition'],
+    read: 'src/page/chunk_view.rs; docs/build.md §4',
   },
   {
     rule: 'state is RwSignal, never signal() pairs, and derived values are Memos, never the Signal wrapper, in the first load (1.4 KB; clippy.toml says so for signal())',
@@ -154,6 +108,35 @@ export const RULES = [
     read: 'docs/build.md §2.1',
   },
 ];
+
+/**
+ * A rule per row of the chunk table (`table`, src/chunks/chunks.json) with
+ * an `owns` list: no function of the paths the chunk owns is in the first
+ * load, but for those of its `first_load_keeps` (paths under `owns` that the
+ * first load itself uses). `owns_note`: what else to read about it.
+ */
+export function chunkRules(table = TABLE) {
+  return table.chunks
+    .filter((c) => c.owns?.length)
+    .map((c) => ({
+      rule: `the ${c.name} chunk's code stays out of the first load: ${c.owns.join(', ')}${c.first_load_keeps?.length ? ` (but ${c.first_load_keeps.join(', ')})` : ''}, called only from src/chunks/${c.name}/`,
+      in: 'main',
+      paths: c.owns,
+      except: c.first_load_keeps ?? [],
+      read: `docs/build.md §2.2; the ${c.name} row's \`owns\` in src/chunks/chunks.json${c.owns_note ? `; ${c.owns_note}` : ''}`,
+      chunk: c.name,
+    }));
+}
+
+/** Every rule on the built wasm's names: the build's own and one per chunk. */
+export const RULES = [...BUILD_RULES, ...chunkRules()];
+
+/** The name of the rule that each owned path of chunk `name` has code in its wasm. */
+export const ownsRule = (name) =>
+  `the chunk table's ${name} row owns what the ${name} chunk holds: each path of its \`owns\` has a function in split_${name}.wasm or a shared chunk_<n>.wasm`;
+
+/** The rule lowMemoryProblem checks (release builds). */
+export const LOW_MEMORY_RULE = 'wasm-opt --low-memory-unused needs nothing in the first 1 KB of memory';
 
 /**
  * Why `wasm-opt --low-memory-unused` is sound for the wasm in `buf`, or the
@@ -218,6 +201,9 @@ export function definedIn(name) {
     if (!m) return [name];
     let p = 2 + m.index + m[0].length;
     const take = (len) => {
+      // An identifier that starts with `_` or a digit has a `_` between
+      // its length and itself.
+      if (name[p] === '_') p++;
       const s = name.slice(p, p + len);
       p += len;
       return s;
@@ -239,6 +225,12 @@ export function definedIn(name) {
       segs.push(name.slice(p, p + Number(d[1])));
       p += Number(d[1]);
     }
+    // The hash rustc appends is no module.
+    if (/^h[0-9a-f]{16}$/.test(segs.at(-1))) segs.pop();
+    // An impl's function (`<a::B<T> as c::D>::f`, `<a::B<T>>::f`): legacy
+    // mangling keeps no path of the impl, so it counts as its type's.
+    const impl = /^_?\$LT\$([A-Za-z_][\w.]*?)(?:\$LT\$|\$GT\$|\$u20\$|$)/.exec(segs[0] ?? '');
+    if (impl) return [...impl[1].split('..'), ...segs.slice(1)];
     return segs;
   }
   return [name];
@@ -250,25 +242,74 @@ const under = (segs, prefix) => {
   return want.every((w, i) => segs[i] === w);
 };
 
-/** The rules broken by the named wasm files in `dir`: [{ rule, file, found: [function paths] }]. */
-export function broken(dir, { release = true } = {}) {
-  const files = fs.readdirSync(dir).filter((f) => f.endsWith('.wasm'));
-  if (!files.includes('roofline-lab_bg.wasm')) throw new Error(`no roofline-lab_bg.wasm in ${dir}: build first (bash scripts/build.sh${release ? '' : ' --plain'})`);
+/**
+ * Whether the symbol `name` names the path `p` ("a::b") anywhere: as its
+ * segments (`1a1b`, v0 or legacy) or inside a legacy generic (`a..b`).
+ */
+const mentions = (name, p) => {
+  const segs = p.split('::');
+  const seq = segs.map((x) => `${x.length}_?${x}`).join('');
+  return new RegExp(`(?:^|[^0-9])${seq}|(?:^|[^\\w.])${segs.join('\\.\\.')}(?:\\.\\.|\\$)`).test(name);
+};
+
+/** Whether function path `segs` falls under one of `paths` and none of `except`. */
+const inPaths = (segs, paths, except = []) => paths.some((p) => under(segs, p)) && !except.some((p) => under(segs, p));
+
+/**
+ * The rules broken by a build's wasm files, given as their function names:
+ * `files` maps a file name (roofline-lab_bg.wasm, the first load;
+ * split_NAME.wasm, chunk NAME; chunk_<n>.wasm, code chunks share) to its
+ * functions' (mangled) names. [{ rule, read, file, found: [function paths] }].
+ * `table`: the chunk table whose `owns` the chunk rules and the owns check
+ * read (src/chunks/chunks.json unless given).
+ */
+export function brokenIn(files, { release = true, table = TABLE } = {}) {
+  if (!('roofline-lab_bg.wasm' in files)) throw new Error('no roofline-lab_bg.wasm among the files');
+  const rules = table === TABLE ? RULES : [...BUILD_RULES, ...chunkRules(table)];
+  const defs = Object.fromEntries(Object.entries(files).map(([f, names]) => [f, names.map((n) => [n, definedIn(n)])]));
   const out = [];
-  for (const file of files) {
-    const names = functions(fs.readFileSync(path.join(dir, file))).map((f) => f.name);
-    const defs = names.map((n) => [n, definedIn(n)]);
-    for (const r of RULES) {
+  for (const [file, fileDefs] of Object.entries(defs)) {
+    for (const r of rules) {
       if (r.release && !release) continue;
       if (r.in === 'main' && file !== 'roofline-lab_bg.wasm') continue;
       const found = new Set();
-      for (const [n, segs] of defs) {
-        if (r.paths.some((p) => under(segs, p)) || (r.symbols ?? []).includes(n)) found.add(segs.join('::'));
+      for (const [n, segs] of fileDefs) {
+        if (inPaths(segs, r.paths, r.except) || (r.symbols ?? []).includes(n)) found.add(segs.join('::'));
+        else {
+          const m = (r.mentions ?? []).find((p) => mentions(n, p));
+          if (m) found.add(`${segs.join('::')} (for ${m})`);
+        }
       }
       if (found.size) out.push({ rule: r.rule, read: r.read, file, found: [...found].sort() });
     }
   }
+  // The other way round: what a row owns has code in that chunk's wasm (or
+  // in a chunk_<n>.wasm, code it shares with another chunk), so that `owns`
+  // names the chunk's code and not a path that moved or was renamed.
+  const shared = Object.keys(defs).filter((f) => /^chunk_\w+\.wasm$/.test(f));
+  for (const c of table.chunks) {
+    if (!c.owns?.length) continue;
+    const file = `split_${c.name}.wasm`;
+    const where = [file, ...shared].filter((f) => f in defs).flatMap((f) => defs[f]);
+    const missing = c.owns.filter((p) => !where.some(([, segs]) => inPaths(segs, [p], c.first_load_keeps)));
+    if (missing.length) {
+      out.push({
+        rule: ownsRule(c.name),
+        read: `src/chunks/chunks.json: take a path the chunk no longer has out of \`owns\`, or find where its code went${file in defs ? '' : ` (there is no ${file})`}`,
+        file,
+        found: missing.map((p) => `nothing of ${p}`),
+      });
+    }
+  }
   return out;
+}
+
+/** The rules broken by the named wasm files in `dir` (see brokenIn). */
+export function broken(dir, { release = true } = {}) {
+  const wasm = fs.readdirSync(dir).filter((f) => f.endsWith('.wasm'));
+  if (!wasm.includes('roofline-lab_bg.wasm')) throw new Error(`no roofline-lab_bg.wasm in ${dir}: build first (bash scripts/build.sh${release ? '' : ' --plain'})`);
+  const files = Object.fromEntries(wasm.map((f) => [f, functions(fs.readFileSync(path.join(dir, f))).map((fn) => fn.name)]));
+  return brokenIn(files, { release });
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
@@ -285,15 +326,16 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   for (const b of found) {
     console.error(`size rule broken in ${where(b.file)}: ${b.rule}`);
     console.error(`  read: ${b.read}`);
-    for (const f of b.found.slice(0, 8)) console.error(`  defines ${f}`);
+    for (const f of b.found.slice(0, 8)) console.error(f.startsWith('nothing of ') ? `  has ${f}` : `  defines ${f}`);
     if (b.found.length > 8) console.error(`  ... and ${b.found.length - 8} more`);
   }
   // --low-memory-unused (release only): nothing in the first 1 KB.
   const low = plain ? null : lowMemoryProblem(fs.readFileSync(path.join(dir, 'roofline-lab_bg.wasm')));
   if (low) {
-    console.error(`size rule broken in the first load: wasm-opt --low-memory-unused needs nothing in the first 1 KB of memory: ${low}`);
+    console.error(`size rule broken in the first load: ${LOW_MEMORY_RULE}: ${low}`);
     console.error('  read: docs/build.md §2.5; take the flag out of scripts/build/build-wasm.sh, or move the data');
   }
   if (found.length || low) process.exit(1);
-  console.log(`size rules: all ${RULES.length + (plain ? 0 : 1)} hold in ${dir}`);
+  const owned = TABLE.chunks.filter((c) => c.owns?.length).length;
+  console.log(`size rules: all ${RULES.length + (plain ? 0 : 1)} hold in ${dir}, and each of the ${owned} chunks holds the code its row owns`);
 }

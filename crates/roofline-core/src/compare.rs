@@ -42,7 +42,9 @@ pub struct CompareRow {
 }
 
 /// Every preset × roof × level, in catalogue order: the matrix peaks
-/// (widest type first), then the vector unit's.
+/// (widest type first), then the vector unit's. Not inlined, so that the
+/// size rules see where it is (the compare chunk's, tests/size-rules.mjs).
+#[inline(never)]
 pub fn compare_rows() -> Vec<CompareRow> {
     let mut rows = Vec::new();
     for chip in catalogue() {
