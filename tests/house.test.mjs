@@ -32,7 +32,7 @@ function breaks(rule, problems) {
 }
 
 // ---------------------------------------------------------------------------
-// Rooms: no source file is over 750 lines (ARCHITECTURE.md, "a room per concern").
+// Rooms: no source file is over 750 lines (ARCHITECTURE.md, invariants).
 
 const ROOMS = 'no source file (.rs, .mjs, .js, .sh) is over 750 lines: split it into files by concern (ARCHITECTURE.md)';
 const MAX_LINES = 750;
@@ -62,7 +62,7 @@ test(`rooms, broken: ${ROOMS}`, () => {
 
 const DOCS = 'ARCHITECTURE.md stays under 200 lines (a bird\'s-eye view; the long story goes in docs/), and the size budget\'s why under 1,500 characters (history goes in docs/build.md §5)';
 
-/** What is too long of ARCHITECTURE.md's text and tests/size-budget.json's. */
+/** What is too long: the text of ARCHITECTURE.md, or the why of tests/size-budget.json. */
 function longDocs(architecture, budget) {
   const out = [];
   const lines = architecture.split('\n').length - 1;
