@@ -4,7 +4,7 @@
 //! one.
 
 use leptos::prelude::*;
-use roofline_core::state::AppState;
+use roofline_core::pages::AppState;
 use roofline_core::url::Decoded;
 
 use crate::chunks::link;

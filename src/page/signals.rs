@@ -11,7 +11,8 @@ use std::sync::Arc;
 use leptos::prelude::*;
 use roofline_core::calc::{evaluate, CalcInput, CalcView};
 use roofline_core::model::ModelState;
-use roofline_core::state::{AppState, CalcState, ChartScale, QuizState, View};
+use roofline_core::pages::{AppState, View};
+use roofline_core::state::{CalcState, ChartScale, QuizState};
 
 /// The calculator's signals, and the memos that evaluate them.
 #[derive(Clone, Copy)]

@@ -4,8 +4,8 @@
 //! A row names the page ([`View`]), its `view=` key in links, its tab's
 //! label and the wasm chunk that holds it. The app's shell builds the tab
 //! bar from the rows; the link codec ([`crate::url`]) reads and writes each
-//! page's keys through [`AppState::read_pages`] and
-//! [`AppState::write_pages`], in the rows' order. A page's state and its
+//! page's keys through `AppState::read_pages` and
+//! `AppState::write_pages`, in the rows' order. A page's state and its
 //! link keys live in its own folder (`calc/`, `learn/`, `quiz/`, `model/`,
 //! each with a `link.rs`).
 //!
@@ -15,10 +15,10 @@
 //! table and the enum agree.
 
 use crate::model::ModelState;
+use crate::query::notice::Notes;
+use crate::query::LinkOut;
+use crate::query::Params;
 use crate::state::{CalcState, QuizState};
-use crate::url::notice::Notes;
-use crate::url::query::Params;
-use crate::url::LinkOut;
 
 /// Which page is shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]

@@ -8,7 +8,6 @@
 //! compute them ([`default_sizes`], [`default_level2`], [`default_batch_dim`])
 //! are public so the app and the link encoder agree on them.
 
-pub use crate::pages::{AppState, View};
 use crate::small::SmallMap;
 
 use crate::analysis::Scenario;

@@ -560,7 +560,7 @@ fn texts_are_written_out() {
 
 #[test]
 fn every_setup_opens_in_the_calculator_without_notices() {
-    use roofline_core::state::{AppState, View};
+    use roofline_core::pages::{AppState, View};
     use roofline_core::url::{decode, encode};
     for id in roofline_core::quiz::ids() {
         for seed in [0, 7, 12345] {

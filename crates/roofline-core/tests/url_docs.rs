@@ -3,7 +3,8 @@
 //! robustness table is what the decoder says.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use roofline_core::state::{ChartScale, View};
+use roofline_core::pages::View;
+use roofline_core::state::ChartScale;
 use roofline_core::url::{decode, encode};
 use roofline_core::{DType, LevelKind, Shortcut};
 

@@ -2,7 +2,8 @@
 //! and the decoder says what it used instead.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use roofline_core::state::{AppState, CalcState, DEFAULT_QUESTION, MAX_CHIPS};
+use roofline_core::pages::AppState;
+use roofline_core::state::{CalcState, DEFAULT_QUESTION, MAX_CHIPS};
 use roofline_core::url::{decode, decode_with, encode, Decoded, MAX_NOTICES, MAX_PARAMS};
 use roofline_core::{LevelKind, Shortcut};
 

@@ -10,8 +10,9 @@ use roofline_core::hardware::catalogue;
 use roofline_core::learn::STEP_COUNT;
 use roofline_core::model::{preset, ModelConfig, ModelState, Phase, ServingStep, PRESETS};
 use roofline_core::network::Collective;
+use roofline_core::pages::{AppState, View};
 use roofline_core::state::{
-    default_batch_dim, AppState, CalcState, ChartScale, QuizState, View, MAX_CHIPS, MAX_PAIRS,
+    default_batch_dim, CalcState, ChartScale, QuizState, MAX_CHIPS, MAX_PAIRS,
 };
 use roofline_core::url::{decode, encode, Decoded, MAX_NOTICES};
 use roofline_core::{ComputeUnit, DType, LevelKind, Operation};

@@ -6,7 +6,7 @@ use crate::chunks::answer_style::ANSWER_STYLE;
 use leptos::prelude::*;
 use roofline_charts::{batch_for, roofline_for_view};
 use roofline_core::learn::{step as step_def, step_view, ControlKind, Figure, StepView, STEPS};
-use roofline_core::state::{AppState, View};
+use roofline_core::pages::{AppState, View};
 use roofline_core::url::encode;
 
 use crate::chunks::learn::figure::{LearnChart, LearnFigure};

@@ -5,7 +5,7 @@
 //! What the chunk holds is `roofline_core::url`; this file is its door.
 
 use leptos::wasm_split::wasm_split;
-use roofline_core::state::AppState;
+use roofline_core::pages::AppState;
 use roofline_core::url::{decode_with, Decoded, Notice, DEFAULT_QUERY};
 
 use crate::page::chunk_view::ChunkMissing;

@@ -8,7 +8,8 @@ use leptos::prelude::*;
 use roofline_core::calc::CalcInput;
 use roofline_core::format;
 use roofline_core::model::{ModelOp, ModelView};
-use roofline_core::state::{AppState, CalcState, View};
+use roofline_core::pages::{AppState, View};
+use roofline_core::state::CalcState;
 use roofline_core::url::encode;
 
 /// The calculator's link for `op` on the calculator's chip (with its edited

@@ -5,8 +5,9 @@ use std::sync::Arc;
 
 use crate::page::shown::shown;
 use leptos::prelude::*;
+use roofline_core::pages::{AppState, View};
 use roofline_core::quiz::{contents, next_seed, progress::Progress, question};
-use roofline_core::state::{AppState, QuizState, View};
+use roofline_core::state::QuizState;
 use roofline_core::url::encode;
 
 use crate::chunks::quiz::chart::{ChartPart, QuizChart};

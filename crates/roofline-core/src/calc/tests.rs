@@ -151,7 +151,7 @@ fn network_case_matches_the_books_two_chip_example() {
 
 #[test]
 fn state_round_trips_through_the_input() {
-    use crate::state::AppState;
+    use crate::pages::AppState;
     use crate::url::{decode, encode};
     let d = decode("v=1&chip=h100&sz=B:64,D:8192,F:8192&dt=fp8&bw.hbm=3e12&n=2&pairs=512x512");
     assert!(d.notices.is_empty(), "{:?}", d.notices);

@@ -1,9 +1,9 @@
 //! The Learn page's key of a link: `step` (docs/url-schema.md).
 
 use super::STEP_COUNT;
-use crate::url::notice::{said, Notes};
-use crate::url::query::{whole, Params};
-use crate::url::LinkOut;
+use crate::query::notice::{said, Notes};
+use crate::query::LinkOut;
+use crate::query::{whole, Params};
 
 /// The open step: a whole number from 1 to [`STEP_COUNT`]; 1 with a notice
 /// for anything else.

@@ -5,9 +5,9 @@
 
 use super::{custom_value, preset, ModelState, Phase, ServingStep, CUSTOM_FIELDS};
 use crate::num::shortest;
-use crate::url::notice::{said, Notes};
-use crate::url::query::{whole, Params};
-use crate::url::LinkOut;
+use crate::query::notice::{said, Notes};
+use crate::query::LinkOut;
+use crate::query::{whole, Params};
 use crate::DType;
 
 /// The custom model's link keys: `m.` and the field's key.

@@ -1,9 +1,9 @@
 //! The quiz's keys of a link: `q`, `part` and `seed` (docs/url-schema.md).
 
+use crate::query::notice::{quoted, said, Notes};
+use crate::query::LinkOut;
+use crate::query::{whole, Params};
 use crate::state::{is_question_id, QuizState, DEFAULT_QUESTION, MAX_PART};
-use crate::url::notice::{quoted, said, Notes};
-use crate::url::query::{whole, Params};
-use crate::url::LinkOut;
 
 /// The question, its part and its seed. With a non-empty `questions` (each
 /// id with its number of parts) the id must be one of them and the part

@@ -6,9 +6,9 @@
 use crate::pages::{AppState, View, PAGES};
 use crate::small::Join;
 
-use super::notice::{said, shown, Notes};
-use super::query::{query_part, whole, Params};
-use super::{Decoded, MAX_PARAMS, VERSION};
+use super::{Decoded, VERSION};
+use crate::query::notice::{said, shown, Notes};
+use crate::query::{query_part, whole, Params, MAX_PARAMS};
 
 /// Reads a link (a query string with or without the leading `?`, or a
 /// whole URL). Never panics; see the module documentation.
@@ -18,8 +18,8 @@ pub fn decode(query: &str) -> Decoded {
 
 /// [`decode`], also checking the quiz question against `questions`: each
 /// entry is a question id and its number of parts. With an empty list only
-/// the form of the id is checked ([`is_question_id`]) and parts run up to
-/// [`MAX_PART`].
+/// the form of the id is checked ([`crate::state::is_question_id`]) and parts run up to
+/// [`crate::state::MAX_PART`].
 pub fn decode_with(query: &str, questions: &[(&str, u32)]) -> Decoded {
     let mut p = Params::read(query_part(query));
     let mut n = Notes {

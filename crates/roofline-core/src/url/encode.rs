@@ -3,20 +3,11 @@
 //! sizes and pairs stay readable.
 
 use crate::pages::AppState;
+use crate::pages::View;
 use crate::small::Join;
-use crate::state::View;
 
 use super::VERSION;
-
-/// The keys and values of a link being written, in order.
-pub(crate) struct LinkOut(Vec<(String, String)>);
-
-impl LinkOut {
-    /// Adds `key=value` (escaped when written).
-    pub(crate) fn put(&mut self, key: &str, value: String) {
-        self.0.push((key.to_string(), value));
-    }
-}
+use crate::query::LinkOut;
 
 /// Percent-encodes a key or value (form encoding: a space becomes `+`),
 /// then restores `:` and `,`, which are safe in a query and keep `sz` and
@@ -38,12 +29,13 @@ fn escape(s: &str) -> String {
 /// then only the values that differ from their defaults, in the order of
 /// `docs/url-schema.md`. The default state is `v=1`.
 pub fn encode(state: &AppState) -> String {
-    let mut out = LinkOut(vec![("v".to_string(), VERSION.to_string())]);
+    let mut out = LinkOut::default();
+    out.put("v", VERSION.to_string());
     if state.view != View::default() {
         out.put("view", state.view.key().to_string());
     }
     state.write_pages(&mut out);
-    out.0
+    out.pairs()
         .iter()
         .map(|(k, v)| format!("{}={}", escape(k), escape(v)))
         .collect::<Vec<_>>()

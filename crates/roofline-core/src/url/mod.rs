@@ -24,22 +24,19 @@
 //! [`encode`]: fn@encode
 //! [`decode`]: fn@decode
 
-// Where the code is: `query` splits the pasted text into parameters and
-// reads numbers from them; `notice` words what went wrong; `encode` writes
-// a link and `decode` reads one. Each page's own keys are read and written
-// in its folder's `link.rs`, through the page table (`crate::pages`).
+// Where the code is: `encode` writes a link and `decode` reads one. Each
+// page's own keys are read and written in its folder's `link.rs`, through
+// the page table (`crate::pages`), with what `crate::query` gives them.
 mod decode;
 mod encode;
-pub(crate) mod notice;
-pub(crate) mod query;
 
 pub use crate::calc::link::op_key;
+pub use crate::query::notice::Notice;
+pub use crate::query::{MAX_NOTICES, MAX_OP_CHARS, MAX_PARAMS};
 pub use decode::{decode, decode_with};
 pub use encode::encode;
-pub(crate) use encode::LinkOut;
-pub use notice::Notice;
 
-use crate::state::AppState;
+use crate::pages::AppState;
 
 /// A number as short as it can be written and still read back exactly
 /// (now [`crate::num::shortest`]; kept here for existing paths).
@@ -51,17 +48,6 @@ pub const VERSION: u32 = 1;
 /// What [`encode`] writes for the default state (a test checks it), so
 /// that the app can write it without the encoder.
 pub const DEFAULT_QUERY: &str = "v=1";
-
-/// The longest operation notation a link may carry, in characters.
-pub const MAX_OP_CHARS: usize = 400;
-
-/// The most parameters [`decode`](fn@decode) reads from a link; it ignores
-/// the rest, with a notice. The app's own links have about twenty.
-pub const MAX_PARAMS: usize = 256;
-
-/// The most notices [`decode`](fn@decode) lists; one more notice counts
-/// the rest.
-pub const MAX_NOTICES: usize = 32;
 
 /// The result of reading a link: a valid state, and a notice for each
 /// value that could not be used.

@@ -10,9 +10,9 @@ mod write;
 pub use write::op_key;
 pub(crate) use write::write;
 
+use crate::query::notice::Notes;
+use crate::query::Params;
 use crate::state::CalcState;
-use crate::url::notice::Notes;
-use crate::url::query::Params;
 
 /// The calculator's state from its keys: every bad value replaced by a
 /// fallback with a notice, then made viable (the page can show it).

@@ -14,9 +14,11 @@ use crate::state::{
 use crate::{ComputeUnit, DType, LevelKind, RoofKey};
 
 use super::write::pairs_value;
-use crate::url::notice::{dim_list, dim_name, num_problem, quoted, said, shown, shown_long, Notes};
-use crate::url::query::{positive, whole, Params};
-use crate::url::MAX_OP_CHARS;
+use crate::query::notice::{
+    dim_list, dim_name, num_problem, quoted, said, shown, shown_long, Notes,
+};
+use crate::query::MAX_OP_CHARS;
+use crate::query::{positive, whole, Params};
 
 /// A chip to fall back on if even the default preset were missing.
 fn fallback_chip() -> Chip {

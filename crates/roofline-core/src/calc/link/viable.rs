@@ -3,8 +3,8 @@
 
 use crate::hardware::preset;
 use crate::op::Operation;
+use crate::query::notice::Notes;
 use crate::state::{default_level2, default_sizes, CalcState};
-use crate::url::notice::Notes;
 use crate::LevelKind;
 
 /// Why the calculator cannot show `state`, if it cannot (the same checks

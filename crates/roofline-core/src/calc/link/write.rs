@@ -5,12 +5,12 @@ use crate::hardware::preset;
 use crate::network::Collective;
 use crate::num::shortest;
 use crate::op::{Operation, Shortcut, Sizes};
+use crate::query::LinkOut;
 use crate::small::{Join, SmallMap};
 use crate::state::{
     default_batch_dim, default_level2, default_sizes, CalcState, ChartScale, DEFAULT_CHIP,
     DEFAULT_PAIRS, DEFAULT_SHORTCUT,
 };
-use crate::url::LinkOut;
 use crate::{DType, LevelKind};
 
 /// The link key of an operation: a shortcut's key (`mixed`, `dot`, ...)

@@ -7,8 +7,7 @@ use std::fmt;
 use crate::format::clip;
 use crate::small::Join;
 
-use super::query::NumErr;
-use super::MAX_NOTICES;
+use super::{NumErr, MAX_NOTICES};
 
 /// How many characters of a bad value a notice echoes.
 const ECHO_CHARS: usize = 40;

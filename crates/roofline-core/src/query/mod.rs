@@ -1,7 +1,37 @@
-//! The query inside whatever was pasted, split into its parameters, and
-//! their values read as numbers.
+//! What every page's link keys are read and written with: the query
+//! inside whatever was pasted, split into its parameters, their values read
+//! as numbers (`Params`), the notices for what could not be used
+//! ([`notice`]), and the keys being written (`LinkOut`). The link codec
+//! (`crate::url`) and each page's `link.rs` use them.
 
-use super::MAX_PARAMS;
+pub mod notice;
+
+/// The longest operation notation a link may carry, in characters.
+pub const MAX_OP_CHARS: usize = 400;
+
+/// The most parameters [`decode`](fn@crate::url::decode) reads from a link; it ignores
+/// the rest, with a notice. The app's own links have about twenty.
+pub const MAX_PARAMS: usize = 256;
+
+/// The most notices [`decode`](fn@crate::url::decode) lists; one more notice counts
+/// the rest.
+pub const MAX_NOTICES: usize = 32;
+
+/// The keys and values of a link being written, in order.
+#[derive(Default)]
+pub(crate) struct LinkOut(Vec<(String, String)>);
+
+impl LinkOut {
+    /// Adds `key=value` (escaped when written).
+    pub(crate) fn put(&mut self, key: &str, value: String) {
+        self.0.push((key.to_string(), value));
+    }
+
+    /// The keys and values written, in order.
+    pub(crate) fn pairs(&self) -> &[(String, String)] {
+        &self.0
+    }
+}
 
 /// One distinct key of the query.
 pub(crate) struct Param {
