@@ -4,21 +4,22 @@
 
 use crate::format::sci;
 use crate::hardware::{catalogue, preset, Chip, Family};
-use crate::network::Collective;
 use crate::op::{Operation, Shortcut, Sizes, MAX_FLOPS_PER_ELEMENT};
 use crate::small::{Join, SmallMap};
 use crate::state::{
-    default_batch_dim, default_level2, default_sizes, CalcState, ChartScale, DEFAULT_CHIP,
-    DEFAULT_PAIRS, DEFAULT_SHORTCUT, MAX_CHIPS, MAX_PAIRS,
+    default_batch_dim, default_sizes, CalcState, ChartScale, DEFAULT_CHIP, DEFAULT_PAIRS,
+    DEFAULT_SHORTCUT, MAX_PAIRS,
 };
-use crate::{ComputeUnit, DType, LevelKind, RoofKey};
+use crate::{ComputeUnit, DType, LevelKind};
 
+use super::lines::{read_lines, Lines};
+use super::network::{read_network, Network};
 use super::write::pairs_value;
 use crate::query::notice::{
     dim_list, dim_name, num_problem, quoted, said, shown, shown_long, Notes,
 };
 use crate::query::MAX_OP_CHARS;
-use crate::query::{positive, whole, Params};
+use crate::query::{positive, Params};
 
 /// A chip to fall back on if even the default preset were missing.
 fn fallback_chip() -> Chip {
@@ -136,223 +137,18 @@ pub(super) fn read_calc(p: &mut Params, n: &mut Notes) -> CalcState {
         c => c,
     };
 
-    let kinds = chip.level_kinds();
-    let level1 = match p.take("l1") {
-        None => LevelKind::Hbm,
-        Some(raw) => match read_level(&raw) {
-            Some(k) if kinds.contains(&k) => k,
-            Some(k) => {
-                n.push(
-                    "l1",
-                    format!("l1: {} has no {k} bandwidth; using HBM", chip.name),
-                );
-                LevelKind::Hbm
-            }
-            None => {
-                n.push(
-                    "l1",
-                    format!(
-                        "{} is not a memory level ({LEVELS}); using HBM",
-                        said("l1", &raw)
-                    ),
-                );
-                LevelKind::Hbm
-            }
-        },
-    };
-    let l2_default = default_level2(&chip, level1);
-    let l2_text = l2_default.map_or("none", LevelKind::name);
-    let level2 = match p.take("l2") {
-        None => l2_default,
-        Some(raw) if raw.trim().eq_ignore_ascii_case("none") => None,
-        Some(raw) => match read_level(&raw) {
-            Some(k) if k == level1 => {
-                n.push(
-                    "l2",
-                    format!("l2: {k} is already the first level (l1); using {l2_text}"),
-                );
-                l2_default
-            }
-            Some(k) if kinds.contains(&k) => Some(k),
-            Some(k) => {
-                n.push(
-                    "l2",
-                    format!("l2: {} has no {k} bandwidth; using {l2_text}", chip.name),
-                );
-                l2_default
-            }
-            None => {
-                n.push(
-                    "l2",
-                    format!(
-                        "{} is not a memory level ({LEVELS}, or none); using {l2_text}",
-                        said("l2", &raw)
-                    ),
-                );
-                l2_default
-            }
-        },
-    };
-
-    // `lv` lists every line, the first for the results; it replaces `l1`
-    // and `l2` (which old links and links with two lines use).
-    let (mut level1, mut level2, mut extra_lines) = (level1, level2, Vec::new());
-    if let Some(raw) = p.take("lv") {
-        let mut lines: Vec<LevelKind> = Vec::new();
-        for item in raw
-            .split(',')
-            .map(str::trim)
-            .filter(|i| !i.is_empty())
-            .take(16)
-        {
-            match read_level(item) {
-                Some(k) if kinds.contains(&k) => {
-                    if !lines.contains(&k) {
-                        lines.push(k);
-                    }
-                }
-                Some(k) => n.push(
-                    "lv",
-                    format!(
-                        "lv: {} has no {k} bandwidth; its line is left out",
-                        chip.name
-                    ),
-                ),
-                None => n.push(
-                    "lv",
-                    format!(
-                        "lv: {} is not a memory level ({LEVELS}); left out",
-                        quoted(item)
-                    ),
-                ),
-            }
-        }
-        if let Some((&first, rest)) = lines.split_first() {
-            level1 = first;
-            level2 = rest.first().copied();
-            extra_lines = rest.iter().skip(1).copied().collect();
-        } else {
-            n.push(
-                "lv",
-                "lv lists no line this chip has; using HBM".to_string(),
-            );
-            level1 = LevelKind::Hbm;
-            level2 = default_level2(&chip, level1);
-        }
-    }
-
-    // More roofs: roofs the chip has (any data type's peak, or `vector`).
-    let mut roofs: Vec<RoofKey> = Vec::new();
-    if let Some(raw) = p.take("roofs") {
-        let have = chip.roofs();
-        for item in raw
-            .split(',')
-            .map(str::trim)
-            .filter(|i| !i.is_empty())
-            .take(16)
-        {
-            match RoofKey::from_key(item) {
-                Some(r) if have.contains(&r) => {
-                    if !roofs.contains(&r) {
-                        roofs.push(r);
-                    }
-                }
-                Some(r) => n.push(
-                    "roofs",
-                    format!("roofs: {} has no {}; left out", chip.name, r.name()),
-                ),
-                None => n.push(
-                    "roofs",
-                    format!(
-                        "roofs: {} is not a roof (a data type such as bf16 or fp8, or vector); left out",
-                        quoted(item)
-                    ),
-                ),
-            }
-        }
-        roofs.sort();
-    }
-
-    let chips = match p.take("n") {
-        None => 1,
-        Some(raw) => match whole(&raw) {
-            Some(x) if x > u64::from(MAX_CHIPS) => {
-                n.push(
-                    "n",
-                    format!(
-                        "{} is more than {MAX_CHIPS} chips; using {MAX_CHIPS}",
-                        said("n", &raw)
-                    ),
-                );
-                MAX_CHIPS
-            }
-            Some(x) if x >= 1 => u32::try_from(x).unwrap_or(1),
-            _ => {
-                n.push(
-                    "n",
-                    format!(
-                        "{} is not a whole number of chips from 1 to {MAX_CHIPS}; using 1",
-                        said("n", &raw)
-                    ),
-                );
-                1
-            }
-        },
-    };
-
-    let link = p.take("link").and_then(|raw| {
-        if raw.trim().eq_ignore_ascii_case("auto") {
-            return None;
-        }
-        let why = match read_level(&raw) {
-            Some(k) if !k.is_network() => {
-                format!("link: {k} is not a link between chips (ICI, NVLink or DCN)")
-            }
-            Some(k) if !kinds.contains(&k) => format!("link: {} has no {k}", chip.name),
-            Some(k) => return Some(k),
-            None => format!("{} is not a link (ici, nvlink or dcn)", said("link", &raw)),
-        };
-        n.push("link", format!("{why}; using the chip's first link"));
-        None
-    });
-
-    let contracted = op.contracted_dims();
-    let shard = p.take("shard").and_then(|raw| {
-        let t = raw.trim();
-        if contracted.iter().any(|d| d == t) {
-            return Some(t.to_string());
-        }
-        let msg = if contracted.is_empty() {
-            "shard: the operation sums over no dimension; ignored".to_string()
-        } else {
-            let auto = if contracted.iter().any(|d| d == "D") {
-                "D".to_string()
-            } else {
-                contracted.first().map(|d| dim_name(d)).unwrap_or_default()
-            };
-            format!(
-                "{} is not a summed-over dimension of the operation ({}); using {auto}",
-                said("shard", &raw),
-                dim_list(&contracted)
-            )
-        };
-        n.push("shard", msg);
-        None
-    });
-
-    let collective = match p.take("coll") {
-        None => Collective::Once,
-        Some(raw) => Collective::from_key(raw.trim()).unwrap_or_else(|| {
-            n.push(
-                "coll",
-                format!(
-                    "{} is not a way of combining the chips' results (once or ring); using once",
-                    said("coll", &raw)
-                ),
-            );
-            Collective::Once
-        }),
-    };
+    let Lines {
+        level1,
+        level2,
+        extra_lines,
+        roofs,
+    } = read_lines(p, n, &chip);
+    let Network {
+        chips,
+        link,
+        shard,
+        collective,
+    } = read_network(p, n, &chip, &op);
 
     let bx_default = default_batch_dim(&op);
     let batch_dim = match p.take("bx") {
@@ -458,9 +254,9 @@ fn read_scale(p: &mut Params, n: &mut Notes, key: &str) -> ChartScale {
     }
 }
 
-const LEVELS: &str = "hbm, vmem, smem, pcie, ici, nvlink, fabric or dcn";
+pub(super) const LEVELS: &str = "hbm, vmem, smem, pcie, ici, nvlink, fabric or dcn";
 
-fn read_level(raw: &str) -> Option<LevelKind> {
+pub(super) fn read_level(raw: &str) -> Option<LevelKind> {
     LevelKind::from_key(raw)
 }
 
