@@ -18,5 +18,6 @@ pub mod link_bar;
 pub mod op_panel;
 pub mod results;
 pub mod roofline_chart;
+pub mod rows;
 pub mod shown;
 pub mod why;
