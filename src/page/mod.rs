@@ -7,6 +7,7 @@ pub mod address;
 pub mod app;
 pub mod backend;
 pub mod canvas;
+pub mod chart_figure;
 pub mod check_list;
 pub mod chip_panel;
 pub mod choice;
