@@ -27,10 +27,7 @@ pub fn ChartFigure<C, L, A, N, B>(
     /// The canvas, for the chart's draw and its PNG export.
     canvas_ref: NodeRef<Canvas>,
     /// The canvas's other attributes (its `data-` marks for tests, hover
-    /// handlers): a tuple of `custom_attribute` and `on`, or `()`. Not a
-    /// `view! { <{..} /> }` spread: the release build (`erase_components`)
-    /// boxes each of a spread's attributes, 0.8 KB gzip of the first load
-    /// for the roofline's five.
+    /// handlers), as `view! { <{..} data-x=... /> }`, or `()`.
     canvas: A,
     /// What the last draw failed with; shown under the chart while `Some`.
     error: RwSignal<Option<String>>,

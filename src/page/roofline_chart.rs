@@ -3,8 +3,6 @@
 
 use crate::page::chart_figure::ChartFigure;
 use crate::page::why::why_list;
-use leptos::attr::custom::custom_attribute;
-use leptos::ev::{mouseleave, mousemove, on};
 use leptos::html::Canvas;
 use leptos::prelude::*;
 use roofline_charts::{draw_roofline, PlotFrame, RooflineChart};
@@ -104,13 +102,15 @@ pub fn RooflineChartView(
             testid="roofline-canvas"
             description="Roofline chart: the flat roof at peak FLOP/s and one line per bandwidth, bending into the roof at its critical intensity"
             canvas_ref=canvas_ref
-            canvas=(
-                custom_attribute("data-scale", move || if log.get() { "log" } else { "lin" }),
-                custom_attribute("data-lines", keys),
-                custom_attribute("data-roofs", roof_keys),
-                on(mousemove, on_move),
-                on(mouseleave, move |_| readout.set(String::new())),
-            )
+            canvas=view! {
+                <{..}
+                    data-scale=move || if log.get() { "log" } else { "lin" }
+                    data-lines=keys
+                    data-roofs=roof_keys
+                    on:mousemove=on_move
+                    on:mouseleave=move |_| readout.set(String::new())
+                />
+            }
             error=error
             notes=view! {
                 <p class="readout" data-testid="roofline-readout" aria-live="polite">{readout}</p>

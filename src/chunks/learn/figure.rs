@@ -1,7 +1,6 @@
 //! A Learn step's figure: the roofline or the batch-size chart, drawn by
 //! the same code as the calculator's, on a canvas of its own.
 
-use leptos::attr::custom::custom_attribute;
 use leptos::html::Canvas;
 use leptos::prelude::*;
 use roofline_charts::{draw_batch, draw_roofline, BatchChart, RooflineChart};
@@ -81,11 +80,7 @@ pub fn LearnFigure(
             testid="learn-canvas"
             description=caption
             canvas_ref=canvas_ref
-            canvas=(
-                custom_attribute("data-figure", figure),
-                custom_attribute("data-lines", lines),
-                custom_attribute("data-scale", scale),
-            )
+            canvas=view! { <{..} data-figure=figure data-lines=lines data-scale=scale /> }
             error=error
             notes=()
             below=()

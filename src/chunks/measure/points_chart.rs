@@ -5,8 +5,6 @@
 
 use std::sync::Arc;
 
-use leptos::attr::custom::custom_attribute;
-use leptos::ev::{mouseleave, mousemove, on};
 use leptos::html::Canvas;
 use leptos::prelude::*;
 use roofline_charts::{draw_roofline_points, nearest, PlotFrame, PointMark, RooflineChart};
@@ -98,16 +96,15 @@ pub fn PointsChart(
             testid="points-canvas"
             description="Roofline chart with one ring per measured kernel at its intensity and attained throughput"
             canvas_ref=canvas_ref
-            canvas=(
-                custom_attribute("data-points", move || count().to_string()),
-                custom_attribute(
-                    "data-roofs",
-                    move || spec.with(|s| s.as_ref().map(|s| s.0.roof_keys()).unwrap_or_default()),
-                ),
-                custom_attribute("data-frame", placed),
-                on(mousemove, on_move),
-                on(mouseleave, move |_| readout.set(String::new())),
-            )
+            canvas=view! {
+                <{..}
+                    data-points=move || count().to_string()
+                    data-roofs=move || spec.with(|s| s.as_ref().map(|s| s.0.roof_keys()).unwrap_or_default())
+                    data-frame=placed
+                    on:mousemove=on_move
+                    on:mouseleave=move |_| readout.set(String::new())
+                />
+            }
             error=error
             notes=view! { <p class="readout" data-testid="points-readout" aria-live="polite">{readout}</p> }
             below=view! {
