@@ -15,6 +15,7 @@ use roofline_core::input::parse_positive;
 
 use crate::chunks::svg::{save_svg_button, SvgChart};
 use crate::page::canvas::{draw_on, keep_drawn, theme};
+use crate::page::chart_figure::ChartFigure;
 use crate::page::download::{data_url, download, save_png};
 
 /// Attained FLOP/s against the batch dimension for each (D, F) pair, with
@@ -148,76 +149,73 @@ pub fn BatchChartView(
         });
     };
     view! {
-        <figure class="chart">
-            <figcaption>"Attained throughput against batch size, exact bytes (practice question 3)"</figcaption>
-            <canvas
-                node_ref=canvas_ref
-                data-testid="batch-canvas"
-                class="chart-canvas"
-                role="img"
-                aria-label="Batch-size chart: attained FLOP/s against the batch dimension for each pair of sizes, with each crossover marked"
-            ></canvas>
-            {shown(
-                Memo::new(move |_| error.with(Option::is_some)),
-                move || view! { <p class="error" role="alert">{move || error.get().unwrap_or_default()}</p> },
-            )}
-            <ul class="pairs">{pair_list}</ul>
-            // Pairs set the two dimensions beside the swept one: an
-            // operation with fewer has only its own curve.
-            {shown(
-                Memo::new(move |_| view.with(|v| v.dim_options.len() >= 3)),
-                move || view! {
-            <div class="pair-add">
-                        <label class="field inline">
-                            <span class="field-label">"D"</span>
-                            <input type="text" inputmode="decimal" data-testid="pair-d" prop:value=new_d
-                                on:input=move |ev| new_d.set(event_target_value(&ev)) />
-                        </label>
-                        <label class="field inline">
-                            <span class="field-label">"F"</span>
-                            <input type="text" inputmode="decimal" data-testid="pair-f" prop:value=new_f
-                                on:input=move |ev| new_f.set(event_target_value(&ev)) />
-                        </label>
-                        <button type="button" data-testid="pair-add" on:click=add_pair>"Add curve"</button>
-                        <span class="field-error" role="status">{pair_error}</span>
-                    </div>
-                },
-            )}
-            <div class="actions">
-                <label class="field inline">
-                    <span class="field-label">"Sweep"</span>
-                    <select
-                        data-testid="batch-dim"
-                        prop:value=move || dim.get()
-                        on:change=move |ev| {
-                            let d = event_target_value(&ev);
-                            input.update(|i| i.batch_dim = Some(d))
-                        }
-                    >
-                        {move || {
-                            let (opts, sel) = (dims.get(), dim.get());
-                            opts.into_iter()
-                                .map(|d| {
-                                    choice(&d, &d, fixed(d == sel))
-                                })
-                                .collect_view()
-                        }}
-                    </select>
-                </label>
-                <label class="check">
-                    <input type="checkbox" data-testid="batch-log" prop:checked=log
-                        on:change=move |ev| log.set(event_target_checked(&ev)) />
-                    " Log axes"
-                </label>
-                <button type="button" data-testid="batch-png" on:click=export_png>"Save PNG"</button>
-                {save_svg_button(
-                    "batch-svg",
-                    "batch-size.svg",
-                    move || spec.with_untracked(|s| s.as_ref().ok().map(|s| SvgChart::Batch(s.chart.clone()))),
-                    error,
+        <ChartFigure
+            caption="Attained throughput against batch size, exact bytes (practice question 3)"
+            testid="batch-canvas"
+            description="Batch-size chart: attained FLOP/s against the batch dimension for each pair of sizes, with each crossover marked"
+            canvas_ref=canvas_ref
+            canvas=()
+            error=error
+            notes=()
+            below=view! {
+                <ul class="pairs">{pair_list}</ul>
+                // Pairs set the two dimensions beside the swept one: an
+                // operation with fewer has only its own curve.
+                {shown(
+                    Memo::new(move |_| view.with(|v| v.dim_options.len() >= 3)),
+                    move || view! {
+                        <div class="pair-add">
+                            <label class="field inline">
+                                <span class="field-label">"D"</span>
+                                <input type="text" inputmode="decimal" data-testid="pair-d" prop:value=new_d
+                                    on:input=move |ev| new_d.set(event_target_value(&ev)) />
+                            </label>
+                            <label class="field inline">
+                                <span class="field-label">"F"</span>
+                                <input type="text" inputmode="decimal" data-testid="pair-f" prop:value=new_f
+                                    on:input=move |ev| new_f.set(event_target_value(&ev)) />
+                            </label>
+                            <button type="button" data-testid="pair-add" on:click=add_pair>"Add curve"</button>
+                            <span class="field-error" role="status">{pair_error}</span>
+                        </div>
+                    },
                 )}
-                <button type="button" data-testid="batch-csv" on:click=export_csv>"Save CSV"</button>
-            </div>
-        </figure>
+                <div class="actions">
+                    <label class="field inline">
+                        <span class="field-label">"Sweep"</span>
+                        <select
+                            data-testid="batch-dim"
+                            prop:value=move || dim.get()
+                            on:change=move |ev| {
+                                let d = event_target_value(&ev);
+                                input.update(|i| i.batch_dim = Some(d))
+                            }
+                        >
+                            {move || {
+                                let (opts, sel) = (dims.get(), dim.get());
+                                opts.into_iter()
+                                    .map(|d| {
+                                        choice(&d, &d, fixed(d == sel))
+                                    })
+                                    .collect_view()
+                            }}
+                        </select>
+                    </label>
+                    <label class="check">
+                        <input type="checkbox" data-testid="batch-log" prop:checked=log
+                            on:change=move |ev| log.set(event_target_checked(&ev)) />
+                        " Log axes"
+                    </label>
+                    <button type="button" data-testid="batch-png" on:click=export_png>"Save PNG"</button>
+                    {save_svg_button(
+                        "batch-svg",
+                        "batch-size.svg",
+                        move || spec.with_untracked(|s| s.as_ref().ok().map(|s| SvgChart::Batch(s.chart.clone()))),
+                        error,
+                    )}
+                    <button type="button" data-testid="batch-csv" on:click=export_csv>"Save CSV"</button>
+                </div>
+            }
+        />
     }
 }

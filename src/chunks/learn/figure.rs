@@ -6,7 +6,7 @@ use leptos::prelude::*;
 use roofline_charts::{draw_batch, draw_roofline, BatchChart, RooflineChart};
 
 use crate::page::canvas::{draw_on, keep_drawn, theme};
-use crate::page::shown::shown;
+use crate::page::chart_figure::ChartFigure;
 
 /// What a step draws.
 #[derive(Clone, PartialEq)]
@@ -74,22 +74,16 @@ pub fn LearnFigure(
     let lines = attr(LearnChart::lines);
     let scale = attr(|c| c.scale().to_string());
     view! {
-        <figure class="chart learn-chart">
-            <figcaption>{caption}</figcaption>
-            <canvas
-                node_ref=canvas_ref
-                data-testid="learn-canvas"
-                data-figure=figure
-                data-lines=lines
-                data-scale=scale
-                class="chart-canvas"
-                role="img"
-                aria-label=caption
-            ></canvas>
-            {shown(
-                Memo::new(move |_| error.with(Option::is_some)),
-                move || view! { <p class="error" role="alert">{move || error.get().unwrap_or_default()}</p> },
-            )}
-        </figure>
+        <ChartFigure
+            figure_class="chart learn-chart"
+            caption=caption
+            testid="learn-canvas"
+            description=caption
+            canvas_ref=canvas_ref
+            canvas=view! { <{..} data-figure=figure data-lines=lines data-scale=scale /> }
+            error=error
+            notes=()
+            below=()
+        />
     }
 }

@@ -4,11 +4,17 @@
 //! the keyboard reaches its summary, and at start when the link holds
 //! measurements.
 
+pub mod above;
+pub mod input;
 pub mod js_text;
 pub mod panel;
 pub mod point_table;
 pub mod points_chart;
+pub mod preview;
+pub mod reader;
+pub mod save;
 pub mod snippets;
+pub mod totals;
 
 use crate::page::shown::shown;
 use leptos::prelude::*;

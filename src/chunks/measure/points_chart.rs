@@ -14,6 +14,7 @@ use roofline_core::points::{place, Kernel, Roof};
 
 use crate::chunks::svg::{save_svg_button, SvgChart};
 use crate::page::canvas::{draw_on, keep_drawn, theme};
+use crate::page::chart_figure::ChartFigure;
 use crate::page::download::save_png;
 
 /// What the points chart draws: the calculator's roofline, fitted to the
@@ -90,31 +91,33 @@ pub fn PointsChart(
     };
     let count = move || spec.with(|s| s.as_ref().map_or(0, |s| s.1.len()));
     view! {
-        <figure class="chart">
-            <figcaption>"Your kernels under the roof: attained throughput against arithmetic intensity"</figcaption>
-            <canvas
-                node_ref=canvas_ref
-                data-testid="points-canvas"
-                data-points=move || count().to_string()
-                data-roofs=move || spec.with(|s| s.as_ref().map(|s| s.0.roof_keys()).unwrap_or_default())
-                data-frame=placed
-                class="chart-canvas"
-                role="img"
-                aria-label="Roofline chart with one ring per measured kernel at its intensity and attained throughput"
-                on:mousemove=on_move
-                on:mouseleave=move |_| readout.set(String::new())
-            ></canvas>
-            <p class="readout" data-testid="points-readout" aria-live="polite">{readout}</p>
-            {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
-            <div class="actions">
-                <button type="button" data-testid="points-png" on:click=export_png>"Save PNG"</button>
-                {save_svg_button(
-                    "points-svg",
-                    "roofline-measurements.svg",
-                    move || spec.with_untracked(|s| s.as_ref().ok().cloned().map(SvgChart::Points)),
-                    error,
-                )}
-            </div>
-        </figure>
+        <ChartFigure
+            caption="Your kernels under the roof: attained throughput against arithmetic intensity"
+            testid="points-canvas"
+            description="Roofline chart with one ring per measured kernel at its intensity and attained throughput"
+            canvas_ref=canvas_ref
+            canvas=view! {
+                <{..}
+                    data-points=move || count().to_string()
+                    data-roofs=move || spec.with(|s| s.as_ref().map(|s| s.0.roof_keys()).unwrap_or_default())
+                    data-frame=placed
+                    on:mousemove=on_move
+                    on:mouseleave=move |_| readout.set(String::new())
+                />
+            }
+            error=error
+            notes=view! { <p class="readout" data-testid="points-readout" aria-live="polite">{readout}</p> }
+            below=view! {
+                <div class="actions">
+                    <button type="button" data-testid="points-png" on:click=export_png>"Save PNG"</button>
+                    {save_svg_button(
+                        "points-svg",
+                        "roofline-measurements.svg",
+                        move || spec.with_untracked(|s| s.as_ref().ok().cloned().map(SvgChart::Points)),
+                        error,
+                    )}
+                </div>
+            }
+        />
     }
 }

@@ -13,7 +13,7 @@ use roofline_core::hardware::{Chip, LevelKind};
 use roofline_core::model::{group_chip, ModelView, Phase};
 
 use crate::page::canvas::{draw_on, keep_drawn, theme};
-use crate::page::shown::shown;
+use crate::page::chart_figure::ChartFigure;
 
 /// The roofline of the chips as one, and a ring per operation.
 type OpsSpec = Arc<(RooflineChart, Vec<PointMark>)>;
@@ -56,20 +56,16 @@ pub fn ops_roofline(v: Memo<Arc<ModelView>>, chip: Memo<Option<Chip>>) -> impl I
         .map(|_| ())
     });
     view! {
-        <figure class="chart">
-            <figcaption>"Every operation of the step on the roofline of the chips serving the model (their peak and bandwidth, at the fractions reached)"</figcaption>
-            <canvas
-                node_ref=canvas_ref
-                data-testid="model-roofline-canvas"
-                class="chart-canvas"
-                role="img"
-                aria-label="Roofline of the chips serving the model, with a ring per operation of the step at its intensity"
-            ></canvas>
-            {shown(
-                Memo::new(move |_| error.with(Option::is_some)),
-                move || view! { <p class="error" role="alert">{move || error.get().unwrap_or_default()}</p> },
-            )}
-        </figure>
+        <ChartFigure
+            caption="Every operation of the step on the roofline of the chips serving the model (their peak and bandwidth, at the fractions reached)"
+            testid="model-roofline-canvas"
+            description="Roofline of the chips serving the model, with a ring per operation of the step at its intensity"
+            canvas_ref=canvas_ref
+            canvas=()
+            error=error
+            notes=()
+            below=()
+        />
     }
 }
 
@@ -101,19 +97,15 @@ pub fn latency_chart(v: Memo<Arc<ModelView>>) -> impl IntoView {
         .map(|_| ())
     });
     view! {
-        <figure class="chart">
-            <figcaption>"Latency against throughput as the batch grows, from one sequence to past the largest that fits"</figcaption>
-            <canvas
-                node_ref=canvas_ref
-                data-testid="model-latency-canvas"
-                class="chart-canvas"
-                role="img"
-                aria-label="Time per token against tokens per second as the batch grows, with the critical batch and the largest batch that fits marked"
-            ></canvas>
-            {shown(
-                Memo::new(move |_| error.with(Option::is_some)),
-                move || view! { <p class="error" role="alert">{move || error.get().unwrap_or_default()}</p> },
-            )}
-        </figure>
+        <ChartFigure
+            caption="Latency against throughput as the batch grows, from one sequence to past the largest that fits"
+            testid="model-latency-canvas"
+            description="Time per token against tokens per second as the batch grows, with the critical batch and the largest batch that fits marked"
+            canvas_ref=canvas_ref
+            canvas=()
+            error=error
+            notes=()
+            below=()
+        />
     }
 }

@@ -8,7 +8,7 @@ use roofline_core::calc::{network_view, CalcView, NetworkView};
 use roofline_core::explain;
 use roofline_core::report::ResultRow;
 
-use crate::page::results::rows_view;
+use crate::page::rows::rows_view;
 use crate::page::why::why_list;
 
 fn rows(n: &Option<NetworkView>) -> &[ResultRow] {

@@ -13,6 +13,7 @@ use roofline_core::quiz::{CalcSetup, Part};
 use roofline_core::small::Join;
 
 use crate::page::canvas::{draw_on, keep_drawn, theme};
+use crate::page::chart_figure::ChartFigure;
 use crate::page::shown::shown;
 
 /// A part as the chart sees it: its id, the curve its own setup draws
@@ -107,18 +108,18 @@ fn shown_chart(open: Memo<bool>, spec: Memo<Result<BatchChart, String>>) -> impl
             })
         };
         view! {
-            <figure class="chart quiz-chart">
-                <figcaption>"The plot the question asks for: attained throughput against B, exact bytes, and the small-B approximation dashed"</figcaption>
-                <canvas
-                    node_ref=canvas_ref
-                    data-testid="quiz-batch-canvas"
-                    class="chart-canvas"
-                    role="img"
-                    aria-label="Batch-size chart for this question: attained FLOP/s against B for each pair of sizes, with each crossover marked, and the small-B approximation dashed"
-                ></canvas>
-                <p class="sr-only" data-testid="quiz-batch-legend">{legend}</p>
-                <p class="error" role="alert">{move || error.get().unwrap_or_default()}</p>
-            </figure>
+            <ChartFigure
+                figure_class="chart quiz-chart"
+                caption="The plot the question asks for: attained throughput against B, exact bytes, and the small-B approximation dashed"
+                testid="quiz-batch-canvas"
+                description="Batch-size chart for this question: attained FLOP/s against B for each pair of sizes, with each crossover marked, and the small-B approximation dashed"
+                canvas_ref=canvas_ref
+                canvas=()
+                error=error
+                keep_error_line=true
+                notes=view! { <p class="sr-only" data-testid="quiz-batch-legend">{legend}</p> }
+                below=()
+            />
         }
     })
 }
