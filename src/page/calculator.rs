@@ -16,12 +16,10 @@ use crate::page::roofline_chart::RooflineChartView;
 use crate::page::shown::shown_later;
 use crate::page::signals::Signals;
 
-/// The calculator.
-#[component]
-pub fn CalculatorPage(
-    /// The app's signals (the calculator's, and the measured kernels).
-    s: Signals,
-) -> impl IntoView {
+/// The calculator, given the app's signals (the calculator's, and the
+/// measured kernels). A plain function, not a component: the page table
+/// calls it, and a component's props cost the first load bytes.
+pub fn calculator_page(s: Signals) -> impl IntoView {
     let c = s.calc;
     let (input, view, epoch) = (c.input, c.view, s.epoch);
     let (results, roofline_log) = (c.results, c.roofline_log);

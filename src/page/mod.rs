@@ -1,6 +1,6 @@
 //! The first load: the calculator page and the pieces every page shares.
 //! Everything here is in the main wasm module, which opening the app
-//! downloads (at most 160 KB gzip with its page and glue); code that only
+//! downloads (within the limit of `tests/size-budget.json`, with its page and glue); code that only
 //! a later page or panel needs belongs in a folder of `crate::chunks`.
 
 pub mod address;

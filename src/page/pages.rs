@@ -9,7 +9,7 @@ use roofline_core::pages::View;
 use crate::chunks::learn::{prefetch_learn, LearnLoader};
 use crate::chunks::model::{prefetch_model, ModelLoader};
 use crate::chunks::quiz::{prefetch_quiz, QuizLoader};
-use crate::page::calculator::CalculatorPage;
+use crate::page::calculator::calculator_page;
 use crate::page::signals::Signals;
 
 /// One page as the shell sees it.
@@ -23,13 +23,13 @@ pub struct AppPage {
     pub show: fn(Signals) -> AnyView,
 }
 
-/// Every page, one row each (a test of `tests/house.test.mjs` checks them
-/// against the core's table).
+/// Every page, one row each (`tests/pages.test.mjs` checks them against
+/// the core's table).
 pub const APP_PAGES: [AppPage; 4] = [
     AppPage {
         view: View::Calculator,
         prefetch: || {},
-        show: |s| view! { <CalculatorPage s=s /> }.into_any(),
+        show: |s| calculator_page(s).into_any(),
     },
     AppPage {
         view: View::Learn,

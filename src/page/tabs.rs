@@ -19,7 +19,7 @@ pub fn Tabs(
             view! {
                 <button
                     type="button"
-                    data-testid=format!("tab-{}", p.key)
+                    data-testid=p.testid
                     aria-pressed=move || if page.get() == v { "true" } else { "false" }
                     on:click=move |_| page.set(v)
                     on:pointerenter=move |_| prefetch()

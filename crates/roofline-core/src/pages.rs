@@ -1,13 +1,14 @@
 //! The page table: every page of Roofline Lab is one row of [`PAGES`], and
 //! its state one field of [`AppState`].
 //!
-//! A row names the page ([`View`]), its `view=` key in links, its tab's
-//! label and the wasm chunk that holds it. The app's shell builds the tab
-//! bar from the rows; the link codec ([`crate::url`]) reads and writes each
-//! page's keys through `AppState::read_pages` and
-//! `AppState::write_pages`, in the rows' order. A page's state and its
-//! link keys live in its own folder (`calc/`, `learn/`, `quiz/`, `model/`,
-//! each with a `link.rs`).
+//! A row names the page ([`View`]), its `view=` key in links (and other
+//! spellings a link may use), its tab's label and test id, and the wasm
+//! chunk that holds it. The app's shell builds the tab bar from the rows;
+//! the link codec ([`crate::url`]) reads and writes each page's keys
+//! through `AppState::read_pages` and `AppState::write_pages`, in the
+//! rows' order. A page's link keys live in its own folder (`calc/link/`,
+//! `learn/link.rs`, `quiz/link.rs`, `model/link.rs`); its state there too
+//! (the calculator's and the quiz's are still in `crate::state`).
 //!
 //! Adding a page: a variant of [`View`], a row of [`PAGES`], a field of
 //! [`AppState`] and its two lines in `read_pages` and `write_pages`, all in
@@ -39,8 +40,10 @@ pub enum View {
 pub struct Page {
     /// The page.
     pub view: View,
-    /// Its `view=` value in links, and its tab's test id (`tab-KEY`).
+    /// Its `view=` value in links.
     pub key: &'static str,
+    /// Its tab's test id: `tab-` and the key (a test checks it).
+    pub testid: &'static str,
     /// Other values a link may give for it (read case-insensitively).
     pub aliases: &'static [&'static str],
     /// The label of its tab.
@@ -55,6 +58,7 @@ pub const PAGES: [Page; 4] = [
     Page {
         view: View::Calculator,
         key: "calc",
+        testid: "tab-calc",
         aliases: &["calculator"],
         label: "Calculator",
         chunk: None,
@@ -62,6 +66,7 @@ pub const PAGES: [Page; 4] = [
     Page {
         view: View::Learn,
         key: "learn",
+        testid: "tab-learn",
         aliases: &[],
         label: "Learn",
         chunk: Some("learn"),
@@ -69,6 +74,7 @@ pub const PAGES: [Page; 4] = [
     Page {
         view: View::Quiz,
         key: "quiz",
+        testid: "tab-quiz",
         aliases: &[],
         label: "Quiz",
         chunk: Some("quiz"),
@@ -76,6 +82,7 @@ pub const PAGES: [Page; 4] = [
     Page {
         view: View::Model,
         key: "model",
+        testid: "tab-model",
         aliases: &[],
         label: "Model",
         chunk: Some("model"),
@@ -137,7 +144,8 @@ impl Default for AppState {
 
 impl AppState {
     /// Reads every page's keys from a link (all but `v` and `view`), in the
-    /// rows' order: each page's own reader, in its folder's `link.rs`.
+    /// rows' order: each page's own reader, in its folder (`pts`, the
+    /// calculator's measured kernels, is kept as written).
     /// `questions` lists the quiz's question ids with their parts (see
     /// [`crate::url::decode_with`]).
     pub(crate) fn read_pages(
@@ -187,9 +195,34 @@ mod tests {
             }
             assert_eq!(PAGES.iter().filter(|p| p.view == v).count(), 1, "{v:?}");
             assert_eq!(View::from_key(v.key()), Some(v));
+            assert_eq!(v.page().testid, format!("tab-{}", v.key()));
         }
         assert_eq!(View::from_key(" Calculator "), Some(View::Calculator));
         assert_eq!(View::from_key("scale"), None);
         assert_eq!(PAGES[0].view, View::default());
+    }
+
+    /// The link writes `v`, `view`, then each page's keys in the rows'
+    /// order, and reads the same state back; a bad `view` lists the keys.
+    #[test]
+    fn the_link_follows_the_rows() {
+        let mut s = AppState {
+            view: View::Model,
+            points: "k:1:1e12".to_string(),
+            step: 3,
+            ..AppState::default()
+        };
+        s.calc.chips = 2;
+        s.quiz.question = "q2".to_string();
+        s.model.step.batch = 16.0;
+        let q = crate::url::encode(&s);
+        let keys: Vec<&str> = q.split('&').filter_map(|kv| kv.split('=').next()).collect();
+        assert_eq!(keys, ["v", "view", "n", "pts", "step", "q", "b"], "{q}");
+        assert_eq!(crate::url::decode(&q).state, s);
+        let d = crate::url::decode("view=scale");
+        assert_eq!(
+            d.notices[0].message,
+            "view = 'scale' is not calc, learn, quiz or model; using calc"
+        );
     }
 }

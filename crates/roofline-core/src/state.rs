@@ -1,5 +1,6 @@
-//! The whole state of Roofline Lab as plain data: what a shareable link
-//! carries (see [`crate::url`] and `docs/url-schema.md`).
+//! The calculator's and the quiz's states as plain data, with their
+//! defaults: part of what a shareable link carries (the whole state is
+//! [`crate::pages::AppState`]; see [`crate::url`] and `docs/url-schema.md`).
 //!
 //! A state is *valid* when every field satisfies the rule written on it; the
 //! link decoder only ever returns valid states, replacing each bad value with

@@ -5,6 +5,7 @@
 //! several chips, the link's time per step.
 
 use super::config::ModelConfig;
+use super::state::ServingStep;
 use crate::hardware::{Chip, LevelKind};
 use crate::{CoreError, DType};
 
@@ -35,35 +36,6 @@ impl Phase {
             _ => None,
         }
     }
-}
-
-/// The step a model is served at: which phase, its sizes, the data types
-/// and the fractions of the peaks reached. The Model page's state and a
-/// [`ModelRun`] both hold one.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ServingStep {
-    /// Decode or prefill.
-    pub phase: Phase,
-    /// B: sequences in the batch.
-    pub batch: f64,
-    /// S: tokens already in each sequence's KV cache.
-    pub context: f64,
-    /// T: prompt tokens per sequence (prefill; decode processes 1).
-    pub prompt: f64,
-    /// The weights' data type.
-    pub weights: DType,
-    /// The KV cache's data type.
-    pub kv: DType,
-    /// The activations' data type.
-    pub act: DType,
-    /// The type every matmul runs at; `None` = the wider of its two inputs
-    /// (for the weight matmuls, weights' and activations', as in the
-    /// calculator).
-    pub math: Option<DType>,
-    /// The fraction of the peak FLOP/s actually reached (0 to 1).
-    pub eff_flops: f64,
-    /// The fraction of the memory bandwidth actually reached (0 to 1).
-    pub eff_bw: f64,
 }
 
 /// A model, a step and the chips that serve it: every number the analysis

@@ -3,11 +3,40 @@
 
 use super::config::ModelConfig;
 use super::presets::LLAMA3_8B;
-use super::run::{Phase, ServingStep};
+use super::run::Phase;
 use crate::DType;
 
 /// The preset the page opens on.
 pub const DEFAULT_MODEL: &str = "llama3-8b";
+
+/// The step a model is served at: which phase, its sizes, the data types
+/// and the fractions of the peaks reached. The Model page's state and a
+/// [`super::ModelRun`] both hold one.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ServingStep {
+    /// Decode or prefill.
+    pub phase: Phase,
+    /// B: sequences in the batch.
+    pub batch: f64,
+    /// S: tokens already in each sequence's KV cache.
+    pub context: f64,
+    /// T: prompt tokens per sequence (prefill; decode processes 1).
+    pub prompt: f64,
+    /// The weights' data type.
+    pub weights: DType,
+    /// The KV cache's data type.
+    pub kv: DType,
+    /// The activations' data type.
+    pub act: DType,
+    /// The type every matmul runs at; `None` = the wider of its two inputs
+    /// (for the weight matmuls, weights' and activations', as in the
+    /// calculator).
+    pub math: Option<DType>,
+    /// The fraction of the peak FLOP/s actually reached (0 to 1).
+    pub eff_flops: f64,
+    /// The fraction of the memory bandwidth actually reached (0 to 1).
+    pub eff_bw: f64,
+}
 
 /// What the Model page shows (with the calculator's chip and chip count).
 #[derive(Debug, Clone, PartialEq)]

@@ -5,8 +5,9 @@
 use super::config::ModelConfig;
 use super::ops::{ops, ModelOp};
 use super::presets::{preset, Preset, LLAMA3_8B};
-use super::run::{analyze, ModelAnalysis, ModelRun, Phase, ServingStep};
+use super::run::{analyze, ModelAnalysis, ModelRun, Phase};
 use super::state::ModelState;
+use super::state::ServingStep;
 use super::sweep::{curve, CurvePoint};
 use crate::calc::Field;
 use crate::hardware::Chip;

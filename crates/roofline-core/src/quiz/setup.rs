@@ -7,28 +7,27 @@ use crate::state::{default_batch_dim, default_level2, CalcState, MAX_PAIRS};
 impl CalcSetup {
     /// The calculator state that shows this setup.
     pub fn calc_state(&self) -> CalcState {
-        let setup = self;
-        let op = Operation::parse(&setup.op).ok();
+        let op = Operation::parse(&self.op).ok();
         let mut c = CalcState {
-            chip: setup.chip.clone(),
+            chip: self.chip.clone(),
             op: op
                 .as_ref()
-                .map_or_else(|| setup.op.clone(), Operation::notation),
-            sizes: setup.sizes.clone(),
-            compute: setup.compute,
-            level1: setup.level,
-            chips: setup.chips.max(1),
-            link: setup.link,
-            shard: setup.shard_dim.clone(),
+                .map_or_else(|| self.op.clone(), Operation::notation),
+            sizes: self.sizes.clone(),
+            compute: self.compute,
+            level1: self.level,
+            chips: self.chips.max(1),
+            link: self.link,
+            shard: self.shard_dim.clone(),
             ..CalcState::default()
         };
-        for (d, v) in &setup.peak_overrides {
+        for (d, v) in &self.peak_overrides {
             c.set_peak_override(*d, Some(*v));
         }
-        for (k, v) in &setup.bw_overrides {
+        for (k, v) in &self.bw_overrides {
             c.set_bw_override(*k, Some(*v));
         }
-        c.level2 = setup
+        c.level2 = self
             .level2
             .or_else(|| {
                 c.chip()
@@ -37,14 +36,14 @@ impl CalcSetup {
             })
             .filter(|l| *l != c.level1);
         if let Some(op) = &op {
-            c.batch_dim = setup
+            c.batch_dim = self
                 .solve_for
                 .clone()
                 .filter(|d| op.has_dim(d))
                 .unwrap_or_else(|| default_batch_dim(op));
         }
-        if !setup.pairs.is_empty() {
-            c.pairs = setup.pairs.iter().copied().take(MAX_PAIRS).collect();
+        if !self.pairs.is_empty() {
+            c.pairs = self.pairs.iter().copied().take(MAX_PAIRS).collect();
         }
         c
     }

@@ -1,7 +1,7 @@
-//! Reading a link: [`decode`] takes the query apart, reads the version, the
-//! view, the calculator's keys and the quiz's, makes sure the page can show
-//! the result (falling back step by step when it cannot), and reports
-//! repeated and unknown parameters.
+//! Reading a link: [`decode`] takes the query apart, reads the version and
+//! the view, reads every page's keys through the page table
+//! (`crate::pages`; the calculator's reader also makes sure the page can
+//! show what it read), and reports repeated and unknown parameters.
 
 use crate::pages::{AppState, View, PAGES};
 use crate::small::Join;
