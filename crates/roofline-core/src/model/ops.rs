@@ -4,7 +4,8 @@
 //! FLOPs, bytes, intensity and time on the chips serving the model, and the
 //! notation and sizes that open it in the calculator.
 
-use super::run::{wider, ModelAnalysis, ModelRun, Phase};
+use super::run::{wider, ModelAnalysis, ModelRun};
+use super::state::Phase;
 use crate::hardware::{Chip, LevelKind};
 use crate::{CoreError, DType};
 

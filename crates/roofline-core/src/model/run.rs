@@ -5,38 +5,9 @@
 //! several chips, the link's time per step.
 
 use super::config::ModelConfig;
-use super::state::ServingStep;
+use super::state::{Phase, ServingStep};
 use crate::hardware::{Chip, LevelKind};
 use crate::{CoreError, DType};
-
-/// Which step: generating one token per sequence, or reading the prompt.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum Phase {
-    /// One new token for each of the B sequences (T = 1).
-    #[default]
-    Decode,
-    /// The T prompt tokens of each of the B sequences.
-    Prefill,
-}
-
-impl Phase {
-    /// The link value: `decode` or `prefill`.
-    pub fn key(self) -> &'static str {
-        match self {
-            Phase::Decode => "decode",
-            Phase::Prefill => "prefill",
-        }
-    }
-
-    /// The phase with link value `key`.
-    pub fn from_key(key: &str) -> Option<Phase> {
-        match key {
-            "decode" => Some(Phase::Decode),
-            "prefill" => Some(Phase::Prefill),
-            _ => None,
-        }
-    }
-}
 
 /// A model, a step and the chips that serve it: every number the analysis
 /// needs (see [`analyze`]).

@@ -3,11 +3,39 @@
 
 use super::config::ModelConfig;
 use super::presets::LLAMA3_8B;
-use super::run::Phase;
 use crate::DType;
 
 /// The preset the page opens on.
 pub const DEFAULT_MODEL: &str = "llama3-8b";
+
+/// Which step: generating one token per sequence, or reading the prompt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Phase {
+    /// One new token for each of the B sequences (T = 1).
+    #[default]
+    Decode,
+    /// The T prompt tokens of each of the B sequences.
+    Prefill,
+}
+
+impl Phase {
+    /// The link value: `decode` or `prefill`.
+    pub fn key(self) -> &'static str {
+        match self {
+            Phase::Decode => "decode",
+            Phase::Prefill => "prefill",
+        }
+    }
+
+    /// The phase with link value `key`.
+    pub fn from_key(key: &str) -> Option<Phase> {
+        match key {
+            "decode" => Some(Phase::Decode),
+            "prefill" => Some(Phase::Prefill),
+            _ => None,
+        }
+    }
+}
 
 /// The step a model is served at: which phase, its sizes, the data types
 /// and the fractions of the peaks reached. The Model page's state and a

@@ -5,9 +5,9 @@
 use super::config::ModelConfig;
 use super::ops::{ops, ModelOp};
 use super::presets::{preset, Preset, LLAMA3_8B};
-use super::run::{analyze, ModelAnalysis, ModelRun, Phase};
+use super::run::{analyze, ModelAnalysis, ModelRun};
 use super::state::ModelState;
-use super::state::ServingStep;
+use super::state::{Phase, ServingStep};
 use super::sweep::{curve, CurvePoint};
 use crate::calc::Field;
 use crate::hardware::Chip;

@@ -1,7 +1,8 @@
 //! The Model page's words: each result's row, the sentences on memory and
 //! the regime, and the derivation in the book's notation with the numbers.
 
-use super::run::{ModelAnalysis, ModelRun, Phase};
+use super::run::{ModelAnalysis, ModelRun};
+use super::state::Phase;
 use crate::format::{self, sci};
 use crate::hardware::Chip;
 use crate::report::{row, step, ResultRow, Step};

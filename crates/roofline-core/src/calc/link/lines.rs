@@ -1,7 +1,7 @@
 //! The chart's lines and roofs of a link: `l1`, `l2`, `lv` and `roofs`,
 //! each checked against the chip.
 
-use super::read::{read_level, LEVELS};
+use super::level::{read_level, LEVELS};
 use crate::hardware::Chip;
 use crate::query::notice::{quoted, said, Notes};
 use crate::query::Params;

@@ -3,6 +3,7 @@
 //! `write.rs` writes them. The link codec (`crate::url`) calls them through
 //! the page table (`crate::pages`); they are the link chunk's code.
 
+mod level;
 mod lines;
 mod network;
 mod read;

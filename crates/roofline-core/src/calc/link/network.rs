@@ -9,7 +9,7 @@ use crate::query::{whole, Params};
 use crate::state::MAX_CHIPS;
 use crate::LevelKind;
 
-use super::read::read_level;
+use super::level::read_level;
 
 /// How a link splits the operation over chips.
 pub(super) struct Network {

@@ -254,12 +254,6 @@ fn read_scale(p: &mut Params, n: &mut Notes, key: &str) -> ChartScale {
     }
 }
 
-pub(super) const LEVELS: &str = "hbm, vmem, smem, pcie, ici, nvlink, fabric or dcn";
-
-pub(super) fn read_level(raw: &str) -> Option<LevelKind> {
-    LevelKind::from_key(raw)
-}
-
 fn read_peaks(p: &mut Params, n: &mut Notes, base: &Chip) -> Vec<(DType, f64)> {
     let mut out: SmallMap<DType, f64> = SmallMap::new();
     for (key, raw) in p.take_prefixed("peak.") {
