@@ -13,7 +13,6 @@
 
 pub mod answer_style;
 pub mod batch;
-pub mod chart_figure;
 pub mod chip;
 pub mod compare;
 pub mod learn;

@@ -8,6 +8,7 @@ pub mod app;
 pub mod backend;
 pub mod calculator;
 pub mod canvas;
+pub mod chart_figure;
 pub mod check_list;
 pub mod chip_panel;
 pub mod choice;

@@ -1,7 +1,7 @@
 //! The roofline chart on a canvas, with its axes switch, the regions'
 //! legend, how to read it, a hover readout and export.
 
-use crate::page::shown::shown;
+use crate::page::chart_figure::ChartFigure;
 use crate::page::why::why_list;
 use leptos::html::Canvas;
 use leptos::prelude::*;
@@ -97,41 +97,42 @@ pub fn RooflineChartView(
             .collect_view()
     };
     view! {
-        <figure class="chart">
-            <figcaption>"Roofline: attained throughput against arithmetic intensity"</figcaption>
-            <canvas
-                node_ref=canvas_ref
-                data-testid="roofline-canvas"
-                data-scale=move || if log.get() { "log" } else { "lin" }
-                data-lines=keys
-                data-roofs=roof_keys
-                class="chart-canvas"
-                role="img"
-                aria-label="Roofline chart: the flat roof at peak FLOP/s and one line per bandwidth, bending into the roof at its critical intensity"
-                on:mousemove=on_move
-                on:mouseleave=move |_| readout.set(String::new())
-            ></canvas>
-            <p class="readout" data-testid="roofline-readout" aria-live="polite">{readout}</p>
-            <ul class="region-legend" data-testid="region-legend" aria-label="Shaded regions">{legend}</ul>
-            {shown(
-                Memo::new(move |_| error.with(Option::is_some)),
-                move || view! { <p class="error" role="alert">{move || error.get().unwrap_or_default()}</p> },
-            )}
-            <div class="actions">
-                <label class="check">
-                    <input type="checkbox" data-testid="roofline-log" prop:checked=log
-                        on:change=move |ev| log.set(event_target_checked(&ev)) />
-                    " Log axes"
-                </label>
-                <button type="button" data-testid="roofline-png" on:click=export_png>"Save PNG"</button>
-                {save_svg_button(
-                    "roofline-svg",
-                    "roofline.svg",
-                    move || spec.with_untracked(|s| s.as_ref().ok().cloned().map(SvgChart::Roofline)),
-                    error,
-                )}
-            </div>
-            {why_list(explain::CHART)}
-        </figure>
+        <ChartFigure
+            caption="Roofline: attained throughput against arithmetic intensity"
+            testid="roofline-canvas"
+            description="Roofline chart: the flat roof at peak FLOP/s and one line per bandwidth, bending into the roof at its critical intensity"
+            canvas_ref=canvas_ref
+            canvas=view! {
+                <{..}
+                    data-scale=move || if log.get() { "log" } else { "lin" }
+                    data-lines=keys
+                    data-roofs=roof_keys
+                    on:mousemove=on_move
+                    on:mouseleave=move |_| readout.set(String::new())
+                />
+            }
+            error=error
+            notes=view! {
+                <p class="readout" data-testid="roofline-readout" aria-live="polite">{readout}</p>
+                <ul class="region-legend" data-testid="region-legend" aria-label="Shaded regions">{legend}</ul>
+            }
+            below=view! {
+                <div class="actions">
+                    <label class="check">
+                        <input type="checkbox" data-testid="roofline-log" prop:checked=log
+                            on:change=move |ev| log.set(event_target_checked(&ev)) />
+                        " Log axes"
+                    </label>
+                    <button type="button" data-testid="roofline-png" on:click=export_png>"Save PNG"</button>
+                    {save_svg_button(
+                        "roofline-svg",
+                        "roofline.svg",
+                        move || spec.with_untracked(|s| s.as_ref().ok().cloned().map(SvgChart::Roofline)),
+                        error,
+                    )}
+                </div>
+                {why_list(explain::CHART)}
+            }
+        />
     }
 }

@@ -13,9 +13,9 @@ use roofline_charts::{batch_csv, batch_with_current, draw_batch, CurrentBatch};
 use roofline_core::calc::{CalcInput, CalcView};
 use roofline_core::input::parse_positive;
 
-use crate::chunks::chart_figure::ChartFigure;
 use crate::chunks::svg::{save_svg_button, SvgChart};
 use crate::page::canvas::{draw_on, keep_drawn, theme};
+use crate::page::chart_figure::ChartFigure;
 use crate::page::download::{data_url, download, save_png};
 
 /// Attained FLOP/s against the batch dimension for each (D, F) pair, with

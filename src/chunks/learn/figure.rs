@@ -5,8 +5,8 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 use roofline_charts::{draw_batch, draw_roofline, BatchChart, RooflineChart};
 
-use crate::chunks::chart_figure::ChartFigure;
 use crate::page::canvas::{draw_on, keep_drawn, theme};
+use crate::page::chart_figure::ChartFigure;
 
 /// What a step draws.
 #[derive(Clone, PartialEq)]

@@ -12,9 +12,9 @@ use roofline_charts::{draw_roofline_points, nearest, PlotFrame, PointMark, Roofl
 use roofline_core::points::table;
 use roofline_core::points::{place, Kernel, Roof};
 
-use crate::chunks::chart_figure::ChartFigure;
 use crate::chunks::svg::{save_svg_button, SvgChart};
 use crate::page::canvas::{draw_on, keep_drawn, theme};
+use crate::page::chart_figure::ChartFigure;
 use crate::page::download::save_png;
 
 /// What the points chart draws: the calculator's roofline, fitted to the

@@ -12,8 +12,8 @@ use roofline_charts::{
 use roofline_core::hardware::{Chip, LevelKind};
 use roofline_core::model::{group_chip, ModelView, Phase};
 
-use crate::chunks::chart_figure::ChartFigure;
 use crate::page::canvas::{draw_on, keep_drawn, theme};
+use crate::page::chart_figure::ChartFigure;
 
 /// The roofline of the chips as one, and a ring per operation.
 type OpsSpec = Arc<(RooflineChart, Vec<PointMark>)>;

@@ -12,8 +12,8 @@ use roofline_charts::{approximation_series, batch_for, batch_legend, draw_batch,
 use roofline_core::quiz::{CalcSetup, Part};
 use roofline_core::small::Join;
 
-use crate::chunks::chart_figure::ChartFigure;
 use crate::page::canvas::{draw_on, keep_drawn, theme};
+use crate::page::chart_figure::ChartFigure;
 use crate::page::shown::shown;
 
 /// A part as the chart sees it: its id, the curve its own setup draws

@@ -1,8 +1,6 @@
-//! `ChartFigure`: the `<figure>` the chunks' charts are drawn in, the one
-//! copy of its caption, canvas and error line, shared by the chunks that
-//! draw charts. The first load's roofline chart (`page/roofline_chart.rs`)
-//! writes its own figure with the same markup: through this generic
-//! component it cost the first load 0.8 KB, which it did not have.
+//! `ChartFigure`: the `<figure>` every chart is drawn in, the one copy of
+//! its caption, canvas and error line: the roofline chart's in the first
+//! load, and the chunks' charts.
 
 use leptos::attr::{Attribute, AttributeValue};
 use leptos::html::Canvas;
