@@ -91,6 +91,17 @@ impl<'p, DB: DrawingBackend> Labels<'p, DB> {
         }
     }
 
+    /// Adds `extra` to the lines labels keep off (while they fit
+    /// elsewhere); [`Labels::drop_lines`] takes them off again.
+    pub(crate) fn add_lines(&mut self, extra: &[Rect]) {
+        self.lines.extend_from_slice(extra);
+    }
+
+    /// Takes the last `n` lines added off the lines labels keep off.
+    pub(crate) fn drop_lines(&mut self, n: usize) {
+        self.lines.truncate(self.lines.len().saturating_sub(n));
+    }
+
     /// Draws `text` at the first of `candidates` (anchor point in plotting
     /// area pixels, horizontal and vertical anchor) where it covers nothing,
     /// lines included. Returns whether it was drawn.

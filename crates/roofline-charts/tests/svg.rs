@@ -93,7 +93,7 @@ fn narrow_chart_keeps_labels_apart_and_names_the_marker() {
         Some(("this operation: 410 FLOPs/byte".into(), 410.0)),
     )
     .unwrap();
-    let svg = to_svg(330, 300, |root| {
+    let svg = to_svg(340, 300, |root| {
         draw_roofline(root, &spec, &Theme::light(), 1.0).map(|_| ())
     })
     .unwrap();
@@ -366,4 +366,61 @@ fn a_narrow_legend_leaves_the_numbers_out() {
         "the narrow legend leaves them out"
     );
     assert!(narrow.contains(">\nHBM\n<") && narrow.contains(">\nthis operation\n<"));
+}
+
+/// A roof just above the peak (fp8 on H200, twice the bf16 peak) keeps
+/// off the bend's label at a phone's width: the label moves below the
+/// roof it would have struck through.
+#[test]
+fn a_roof_above_the_peak_keeps_off_the_bend_label() {
+    let h200 = preset("h200").unwrap();
+    let mut spec = roofline_for_chip(&h200, DType::Bf16, &[LevelKind::Hbm], None).unwrap();
+    let fp8 = h200.peak(DType::Fp8).unwrap();
+    spec.add_roofs([roofline_charts::OtherRoof {
+        key: "fp8".into(),
+        label: "fp8 peak".into(),
+        short: "fp8".into(),
+        peak: fp8,
+    }]);
+    let svg = to_svg(340, 300, |root| {
+        draw_roofline(root, &spec, &Theme::light(), 1.0).map(|_| ())
+    })
+    .unwrap();
+    // The fp8 roof's dashes: short horizontal strokes of width 2.
+    let dashes: Vec<f64> = svg
+        .split("<polyline")
+        .skip(1)
+        .filter(|p| p.contains(r#"stroke-width="2""#))
+        .filter_map(|p| {
+            let pts = p.split(r#"points=""#).nth(1)?.split('"').next()?;
+            let xy: Vec<(f64, f64)> = pts
+                .split_whitespace()
+                .filter_map(|q| q.split_once(','))
+                .map(|(x, y)| (x.parse().unwrap(), y.parse().unwrap()))
+                .collect();
+            (xy.len() == 2 && xy[0].1 == xy[1].1 && xy[1].0 - xy[0].0 <= 10.0).then_some(xy[0].1)
+        })
+        .collect();
+    assert!(!dashes.is_empty(), "the fp8 roof is drawn dashed");
+    let roof = dashes[0];
+    assert!(dashes.iter().all(|y| *y == roof), "{dashes:?}");
+    // The bend's label: its baseline, size and the glyphs' extent (the
+    // text is lifted by half an ex, about a quarter of its size).
+    let text = svg
+        .split("<text")
+        .find(|t| t.contains("206 FLOPs/byte"))
+        .expect("the bend is labelled");
+    let attr = |name: &str| -> f64 {
+        text.split(&format!(r#" {name}=""#))
+            .nth(1)
+            .and_then(|v| v.split('"').next())
+            .and_then(|v| v.parse().ok())
+            .unwrap()
+    };
+    let (y, size) = (attr("y"), attr("font-size"));
+    let (top, bottom) = (y - 0.25 * size - 0.8 * size, y - 0.25 * size + 0.2 * size);
+    assert!(
+        roof < top - 1.0 || roof > bottom + 1.0,
+        "the fp8 roof (y = {roof}) runs through the bend's label ({top:.1} to {bottom:.1})"
+    );
 }

@@ -11,7 +11,7 @@ use roofline_core::roofline::attained;
 
 use super::{OpMarker, Pen, PointMark};
 use crate::frame::Plot;
-use crate::labels::{plot_point, polyline_obstacles, square, Labels};
+use crate::labels::{plot_point, polyline_obstacles, square, Labels, Rect};
 use crate::legend::{legend_layout, LegendEntry, LegendLayout};
 
 /// The legend names each line, then each roof when there are several (the
@@ -99,6 +99,16 @@ pub(super) fn labels<DB: DrawingBackend>(
     let at = |x: f64, y: f64| plot_point(ctx, (x, y));
     let d = pen.px(6.0);
     let row = pen.px(16.0);
+    // The other roofs' dashed lines: the bend and peak labels keep off
+    // them where they can (a roof a little above the peak struck through
+    // the bend's label), and so do the markers' values and the kernels'
+    // names; the roofs' own labels sit on them.
+    let roof_lines: Vec<Rect> = chart
+        .roofs
+        .iter()
+        .flat_map(|r| polyline_obstacles(&[at(xlo, r.peak), at(xhi, r.peak)], pen.px(2.0), d))
+        .collect();
+    labels.add_lines(&roof_lines);
     // The critical intensities first: they are what the chart teaches.
     for (i, line) in chart.lines.iter().enumerate() {
         if line.critical < xlo || line.critical > xhi {
@@ -142,6 +152,7 @@ pub(super) fn labels<DB: DrawingBackend>(
     )?;
     // The other roofs' labels, on their lines at either end; where the
     // whole label does not fit (a phone), its short one (`fp8 peak`).
+    labels.drop_lines(roof_lines.len());
     for r in &chart.roofs {
         let (_, y) = at(xlo, r.peak);
         let spots = [
@@ -157,6 +168,7 @@ pub(super) fn labels<DB: DrawingBackend>(
             }
         }
     }
+    labels.add_lines(&roof_lines);
     for &m in markers {
         // What the operation attains under each line, right of the marker
         // (left of it would read as a bend label); once when lines agree.
