@@ -30,6 +30,9 @@ test('a link opens the Model page with the book\'s numbers: LLaMA-3-70B on eight
     const P = 70_553_698_304;
     near(await value(page, 'params'), P, 1e-12, 'P');
     near(await value(page, 'active-params'), P, 1e-12, 'dense: P_act = P');
+    // The input table (D·V) is a lookup: a token multiplies P − D·V.
+    const Pmm = P - 8192 * 128_256;
+    near(await value(page, 'matmul-params'), Pmm, 1e-12, 'P_mm');
     near(await value(page, 'weight-bytes'), P, 1e-12, 'int8 weights: one byte each');
     const kvpt = 2 * 80 * 8 * 128 * 2;
     assert.equal(await value(page, 'kv-per-token'), kvpt);
@@ -38,21 +41,25 @@ test('a link opens the Model page with the book\'s numbers: LLaMA-3-70B on eight
     assert.equal(await value(page, 'hbm'), 8 * 16e9);
     assert.equal(await page.getAttribute('[data-testid="model-fits"]', 'data-value'), 'yes');
     assert.equal(await value(page, 'max-batch'), Math.floor((8 * 16e9 - P) / (8193 * kvpt)));
-    // The book's decode step: B·S·KV ÷ W + max(2·B·P ÷ C, P·1 ÷ W).
+    // The book's decode step: B·S·KV ÷ W + max(2·B·P_mm ÷ C, P_mm·1 ÷ W).
     const [C, W] = [8 * 1.97e14, 8 * 8.2e11];
-    const step = 16 * 8192 * kvpt / W + Math.max(2 * 16 * P / C, P / W);
+    const step = 16 * 8192 * kvpt / W + Math.max(2 * 16 * Pmm / C, Pmm / W);
     near(await value(page, 'step-time'), step, 1e-9, 'step');
     near(await value(page, 'tokens-per-s'), 16 / step, 1e-9, 'tokens/s');
     near(await value(page, 'tokens-per-s-chip'), 16 / step / 8, 1e-9, 'per chip');
     near(await value(page, 'critical-batch'), 1.97e14 / 8.2e11 / 2, 1e-12, 'int8 weights, bf16 math: 120');
-    assert.equal(await page.getAttribute('[data-testid="model-regime"]', 'data-value'), 'bandwidth');
+    // Loading the weights (10.6 ms) is the longest term, ahead of the KV
+    // read (6.5 ms); the headline names it with its time.
+    assert.equal(await page.getAttribute('[data-testid="model-regime"]', 'data-value'), 'weights');
+    assert.match(await page.textContent('[data-testid="model-regime"]'), /^Loading the weights takes the longest: 10\.6 ms of the 17\.1 ms step\. The weight matmuls alone are bandwidth-bound/);
     // Every operation of a layer, with its intensity and time.
     const ops = await page.$$eval('[data-testid="model-op"]', (rs) => rs.map((r) => ({ op: r.dataset.op, i: Number(r.dataset.intensity), t: Number(r.dataset.time) })));
     assert.deepEqual(ops.map((o) => o.op), ['q', 'kv', 'qk', 'av', 'o', 'mlp-up', 'mlp-down', 'unembed']);
     assert.ok(ops.every((o) => o.i > 0 && o.t > 0));
     // QK groups 8 query heads per KV head: intensity about 8 at best.
     assert.ok(ops.find((o) => o.op === 'qk').i < 8);
-    assert.match(await page.textContent('[data-testid="model-link"]'), /ICI keeps up/);
+    assert.match(await page.textContent('[data-testid="model-layout"]'), /^Layout: tensor parallelism over 8 chips\..*The K = 8 KV heads and their cache are split evenly/);
+    assert.match(await page.textContent('[data-testid="model-link"]'), /^The ICI: .* per step, 2 all-reduces a layer .*The book's sketch.*hides behind/);
     assert.deepEqual(await seriousAxeViolations(page), []);
     await screenshot(page, 'model-70b-1280');
     assert.deepEqual(problems, []);
@@ -94,12 +101,13 @@ test('every input changes the results, redraws both charts and is kept in the li
     await edit('kv', () => page.selectOption('[data-testid="model-kv"]', 'int8'), 'kv', 'int8');
     assert.equal(await value(page, 'kv-per-token'), 2 * 32 * 8 * 128);
     // fp32 activations would make the matmuls fp32, which v5e does not
-    // list: the page says which control to change, and that change works.
-    await page.selectOption('[data-testid="model-act"]', 'fp32');
-    await page.waitForSelector('[data-testid="model-error"]');
-    assert.match(await page.textContent('[data-testid="model-error"]'), /TPU v5e has no listed peak for fp32: set "The matmuls run at"/);
-    assert.ok(await value(page, 'step-time') > 0, 'the last valid results stay, marked stale');
-    await edit('math', () => page.selectOption('[data-testid="model-math"]', 'bf16'), 'math', 'bf16', 'roofline');
+    // list: the page runs them at bf16, says so beside the control, and
+    // shows results and charts (as the calculator falls back).
+    await edit('act', () => page.selectOption('[data-testid="model-act"]', 'fp32'), 'act', 'fp32', 'roofline');
+    assert.match(await page.textContent('[data-testid="model-math-note"]'), /TPU v5e lists no fp32 peak, so the matmuls run at bf16 here; choose a type it lists/);
+    assert.equal(await page.locator('[data-testid="model-error"]').count(), 0);
+    await edit('math', () => page.selectOption('[data-testid="model-math"]', 'bf16'), 'math', 'bf16', '');
+    assert.equal(await page.textContent('[data-testid="model-math-note"]'), '');
     assert.equal(param(page, 'act'), 'fp32');
     await edit('eff', () => page.fill('[data-testid="field-model-eff-flops"]', '40%'), 'eff.flops', '0.4');
     await edit('eff bw', () => page.fill('[data-testid="field-model-eff-bw"]', '0.8'), 'eff.bw', '0.8');
@@ -108,6 +116,11 @@ test('every input changes the results, redraws both charts and is kept in the li
     await edit('prompt', () => page.fill('[data-testid="field-model-prompt"]', '512'), 'prompt', '512');
     await edit('chips', () => page.fill('[data-testid="field-model-chips"]', '4'), 'n', '4');
     await edit('chip', () => page.selectOption('[data-testid="model-chip"]', 'h100'), 'chip', 'h100');
+    // Comms not overlapped: the link's time adds to the step.
+    const overlapped = await value(page, 'step-time');
+    const comm = await value(page, 'comm');
+    await edit('overlap', () => page.uncheck('[data-testid="model-overlap"]'), 'overlap', '0', 'latency');
+    near(await value(page, 'step-time'), overlapped + comm, 1e-9, 'the link adds');
     await edit('model', () => page.selectOption('[data-testid="model-select"]', 'mixtral-8x7b'), 'model', 'mixtral-8x7b');
     near(await value(page, 'active-params'), 12_879_921_152, 1e-12, 'Mixtral P_act');
     // Custom: starts from the model shown, every number editable.
@@ -121,7 +134,12 @@ test('every input changes the results, redraws both charts and is kept in the li
     assert.match(await page.textContent('[data-testid="model-error"]'), /must divide the query heads/);
     await page.fill('[data-testid="field-m-kvheads"]', '8');
     await page.fill('[data-testid="field-model-b"]', '0');
-    assert.match(await page.textContent('[data-testid="error-model-b"]'), /must be greater than zero/);
+    assert.match(await page.textContent('[data-testid="error-model-b"]'), /Batch B: a whole number from 1 to 1e9/);
+    await page.fill('[data-testid="field-model-b"]', '1e30');
+    assert.match(await page.textContent('[data-testid="error-model-b"]'), /Batch B: a whole number from 1 to 1e9/);
+    await page.fill('[data-testid="field-model-ctx"]', '-1');
+    assert.match(await page.textContent('[data-testid="error-model-ctx"]'), /Context S: a whole number from 0 to 1e9/);
+    await page.fill('[data-testid="field-model-ctx"]', '4096');
     assert.doesNotMatch(await page.textContent('.model-page'), /NaN|\binf\b/);
     // The link reopens the same page.
     await page.fill('[data-testid="field-model-b"]', '16');
@@ -142,20 +160,91 @@ test('every input changes the results, redraws both charts and is kept in the li
   }
 });
 
-test('an operation opens in the calculator as its einsum', async () => {
+test('an operation opens in the calculator as one chip\'s part of it', async () => {
   const { page, context, problems } = await openPage(browser, `${server.url}?v=1&view=model&model=llama3-70b&n=8`);
   try {
     await ready(page);
-    const row = page.locator('[data-testid="model-op"][data-op="mlp-up"]');
-    const href = await row.locator('[data-testid="model-op-open"]').getAttribute('href');
-    await page.goto(server.url + href);
+    const href = async (op) => page.locator(`[data-testid="model-op"][data-op="${op}"] [data-testid="model-op-open"]`).getAttribute('href');
+    const up = await href('mlp-up');
+    const down = await href('mlp-down');
+    const time = Number(await page.getAttribute('[data-testid="model-op"][data-op="mlp-up"]', 'data-time'));
+    // The MLP's up matrix split by its columns: one chip's F is 28672 ÷ 8,
+    // on one chip, so the calculator's time is the page's.
+    await page.goto(server.url + up);
     await waitForDraw(page, 'roofline-canvas');
     assert.equal(await page.inputValue('[data-testid="field-op"]'), 'bf16[BT,D] * int8[D,F] -> bf16[BT,F]');
-    assert.equal(await page.inputValue('[data-testid="field-size-F"]'), '28672');
+    assert.equal(await page.inputValue('[data-testid="field-size-F"]'), '3584');
     assert.equal(await page.inputValue('[data-testid="field-size-BT"]'), '8');
+    near(Number(await page.getAttribute('[data-testid="result-t-lower"]', 'data-value')), time, 1e-9, 'the same time');
+    // The down matrix sums over F: it opens split over the 8 chips, with
+    // their ring all-reduce (the calculator's network case).
+    await page.goto(server.url + down);
+    await waitForDraw(page, 'roofline-canvas');
+    assert.equal(await page.inputValue('[data-testid="field-size-F"]'), '28672');
+    const q = new URL(page.url()).searchParams;
+    assert.equal(q.get('n'), '8');
+    assert.equal(q.get('shard'), 'F');
+    assert.equal(q.get('coll'), 'ring');
     assert.deepEqual(problems, []);
   } finally {
     await context.close();
+  }
+});
+
+test('the headline names what takes the longest, and the link is weighed against the whole step (#46)', async () => {
+  const open = async (query) => {
+    const o = await openPage(browser, `${server.url}?v=1&view=model&${query}`);
+    await ready(o.page);
+    return o;
+  };
+  const headline = async (page) => [await page.getAttribute('[data-testid="model-regime"]', 'data-value'), await page.textContent('[data-testid="model-regime"]')];
+  // 105 of the 110 ms step reads the KV cache: not "Compute-bound".
+  let o = await open('model=llama3-70b&chip=v5e&n=16&b=128&ctx=32768&w=int8');
+  try {
+    const [key, text] = await headline(o.page);
+    assert.equal(key, 'kv');
+    assert.match(text, /^Reading the KV cache takes the longest: .* ms of the .* ms step\. The weight matmuls alone are compute-bound/);
+    assert.ok(await value(o.page, 't-kv') > 0.9 * await value(o.page, 'step-time'));
+    // 16 chips, 8 KV heads: the cache is held twice, and said so.
+    assert.match(await o.page.textContent('[data-testid="model-layout"]'), /hold the KV cache 2 times over/);
+    near(await value(o.page, 'kv-held'), 2 * await value(o.page, 'kv-bytes'), 1e-12, 'held twice');
+    assert.deepEqual(o.problems, []);
+  } finally {
+    await o.context.close();
+  }
+  // Prefill on 8 H100s: the math's step, with NVLink hidden behind it.
+  o = await open('model=llama3-70b&chip=h100&n=8&w=bf16&phase=prefill&b=1&ctx=0&prompt=2048');
+  try {
+    const [key, text] = await headline(o.page);
+    assert.equal(key, 'math');
+    assert.match(text, /^The math takes the longest/);
+    const link = await o.page.textContent('[data-testid="model-link"]');
+    assert.match(link, /^The NVLink: .* hides behind/);
+    assert.doesNotMatch(link, /binds|bigger batch/);
+    assert.ok(await value(o.page, 'comm') < await value(o.page, 'step-time'));
+  } finally {
+    await o.context.close();
+  }
+  // Decode on 16 v5e at B = 256: the headline's term is the largest of
+  // the rows beside it.
+  o = await open('model=llama3-70b&chip=v5e&n=16&w=int8&b=256&ctx=1024');
+  try {
+    const terms = { math: await value(o.page, 't-weight-math'), weights: await value(o.page, 't-weight-load'), kv: await value(o.page, 't-kv'), link: await value(o.page, 'comm') };
+    const [key] = await headline(o.page);
+    assert.ok(Object.values(terms).every((t) => terms[key] >= t), `${key} named: ${JSON.stringify(terms)}`);
+    assert.doesNotMatch(await o.page.textContent('[data-testid="model-link"]'), /bigger batch/);
+  } finally {
+    await o.context.close();
+  }
+  // At B = 1 the link is mostly latency, and its derivation's numbers are
+  // the formula's (no factor of 2 the numbers do not use).
+  o = await open('model=llama3-70b&chip=v5e&n=16&b=1');
+  try {
+    assert.match(await o.page.textContent('[data-testid="model-link"]'), /of it is latency \(about 1 µs a hop on ICI/);
+    assert.ok(await value(o.page, 'comm') > 1e-3, 'L × 2 all-reduces of 16 hops of 1 µs');
+    assert.match(await o.page.textContent('[data-testid="model-derivation"]'), /The book.s sketchL × tokens·D × bytes ÷ one-way bandwidth80 × [^÷]+ ÷ 4\.5e10/);
+  } finally {
+    await o.context.close();
   }
 });
 
@@ -167,6 +256,11 @@ test('the page reads well at a phone\'s width and in the dark scheme; a bad link
     assert.equal(await page.getAttribute('[data-testid="model-fits"]', 'data-value'), 'no');
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     assert.ok(overflow <= 0, `no sideways scroll: ${overflow}`);
+    // The operations' table says it scrolls; the math select fits its panel.
+    assert.ok(await page.isVisible('.scroll-cue'), 'a cue that the table scrolls');
+    const select = await page.locator('[data-testid="model-math"]').boundingBox();
+    const form = await page.locator('form[aria-label="Model inputs"]').boundingBox();
+    assert.ok(select.x + select.width <= form.x + form.width + 0.5, `the math select (${select.x + select.width}) within its panel (${form.x + form.width})`);
     assert.deepEqual(await seriousAxeViolations(page), []);
     await screenshot(page, 'model-qwen-390-dark');
     assert.deepEqual(problems, []);

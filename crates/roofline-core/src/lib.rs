@@ -10,6 +10,7 @@
 
 pub mod analysis;
 pub mod calc;
+pub mod collective;
 pub mod compare;
 pub mod dtype;
 pub mod error;

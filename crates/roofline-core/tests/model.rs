@@ -33,6 +33,7 @@ fn run(model: &str) -> ModelRun {
             math: None,
             eff_flops: 1.0,
             eff_bw: 1.0,
+            overlap: true,
         },
         chips: 1.0,
     }
@@ -77,10 +78,12 @@ fn dense_decode_by_hand() {
     let r = run("llama3-8b");
     let a = analyze(&r, &v5e).unwrap();
     let p = 8_030_257_152.0;
+    // The input table (D·V) is a lookup: not multiplied, not read whole.
+    let p_mm = p - 4096.0 * 128_256.0;
     let (c, w) = (1.97e14, 8.2e11);
     let t_kv = 8.0 * 2048.0 * 131_072.0 / w;
-    let t_math = 2.0 * 8.0 * p / c;
-    let t_load = p / w;
+    let t_math = 2.0 * 8.0 * p_mm / c;
+    let t_load = p_mm / w;
     close(a.t_kv, t_kv, 1e-12, "KV read");
     close(a.t_weight_math, t_math, 1e-12, "math");
     close(a.t_weight_load, t_load, 1e-12, "load");
@@ -136,7 +139,8 @@ fn grouped_query_attention() {
 }
 
 /// An MoE: Mixtral reads, in expectation, 8·(1 − (3/4)^B) experts a layer;
-/// its critical batch is about E/k times a dense model's.
+/// its critical batch is P_read/P_mm (about 3.65, against E/k = 4) times a
+/// dense model's.
 #[test]
 fn mixture_of_experts() {
     let v5e = chip("v5e").unwrap();
@@ -148,9 +152,9 @@ fn mixture_of_experts() {
     let expert = 3.0 * 4096.0 * 14336.0;
     close(
         a.weights_read,
-        a.params - 32.0 * 6.0 * expert,
+        a.params - 4096.0 * 32000.0 - 32.0 * 6.0 * expert,
         1e-12,
-        "six experts unread",
+        "six experts and the input table unread",
     );
     r.step.batch = 64.0;
     let a = analyze(&r, &v5e).unwrap();
@@ -163,9 +167,9 @@ fn mixture_of_experts() {
     let dense = 1.97e14 / 8.2e11 / 2.0;
     close(
         a.critical_batch,
-        dense * m.params() / m.active_params(),
+        dense * (m.params() - 4096.0 * 32000.0) / (m.active_params() - 4096.0 * 32000.0),
         1e-12,
-        "× P/P_act",
+        "× P_read/P_mm",
     );
     assert!(
         a.critical_batch / dense > 3.0 && a.critical_batch / dense < 4.0,
@@ -197,7 +201,7 @@ fn prefill_by_hand() {
     r.step.weights = DType::Bf16;
     r.step.eff_flops = 0.4;
     let a = analyze(&r, &v5e).unwrap();
-    let p = 8_030_257_152.0;
+    let p = 8_030_257_152.0 - 4096.0 * 128_256.0;
     let flops = 2.0 * 2048.0 * p + 4.0 * 2048.0 * (2049.0 / 2.0) * 32.0 * 128.0 * 32.0;
     close(a.weight_flops + a.attention_flops, flops, 1e-12, "FLOPs");
     close(
@@ -215,8 +219,10 @@ fn prefill_by_hand() {
     );
 }
 
-/// Several chips: LLaMA-3-70B in bf16 over 8 v5e: W and C add up, the
-/// weights need 8 chips' HBM, and each layer's 2·B·D activations cross ICI.
+/// Several chips: LLaMA-3-70B in bf16 over 16 v5e: W and C add up, the
+/// weights need the chips' HBM, the 8 KV heads are held twice over 16
+/// chips, and each layer ends with two all-reduces of the B·D activations
+/// over ICI (a bidirectional ring, 1 µs a hop), beside the book's sketch.
 #[test]
 fn several_chips() {
     let v5e = chip("v5e").unwrap();
@@ -226,36 +232,224 @@ fn several_chips() {
     let one = analyze(&r, &v5e).unwrap();
     assert_eq!(one.fits, Some(false));
     assert_eq!(one.max_batch, Some(0.0), "the weights alone are 141 GB");
+    assert_eq!(one.kv_copies, 1.0);
     r.chips = 16.0;
     let a = analyze(&r, &v5e).unwrap();
     assert_eq!(a.fits, Some(true));
     close(a.bandwidth, 16.0 * 8.2e11, 1e-12, "W");
+    let dv = 8192.0 * 128_256.0;
     close(
         a.t_weight_load,
-        a.params * 2.0 / (16.0 * 8.2e11),
+        (a.params - dv) * 2.0 / (16.0 * 8.2e11),
         1e-12,
-        "load",
+        "load: every weight but the input table",
     );
-    let link = a.link.unwrap();
+    // 16 chips, K = 8: each chip keeps one KV head, so two copies.
+    assert_eq!(a.kv_copies, 2.0);
     close(
-        link.bytes_per_layer,
-        2.0 * 32.0 * 8192.0,
+        a.memory,
+        a.weight_bytes + 2.0 * a.kv_bytes,
+        1e-12,
+        "held twice",
+    );
+    close(
+        a.t_kv,
+        2.0 * 32.0 * 2048.0 * a.kv_per_token / (16.0 * 8.2e11),
+        1e-12,
+        "each chip reads its copy",
+    );
+    let link = a.link.clone().unwrap();
+    let v = 32.0 * 8192.0 * 2.0;
+    close(
+        link.book_bytes_per_layer,
+        v,
         1e-12,
         "the book's 2·B·D bytes at bf16",
     );
     close(
-        link.time,
-        80.0 * link.bytes_per_layer / 4.5e10,
+        link.book_time,
+        80.0 * v / 4.5e10,
         1e-12,
-        "L layers over ICI",
+        "the book's sketch",
     );
-    assert!(!link.binds);
+    // One all-reduce: 2·15/16 of V per chip, both directions of the ring
+    // (9e10 B/s), 2 × 8 hops of 1 µs.
+    close(
+        link.all_reduce.bytes_per_chip,
+        2.0 * 15.0 / 16.0 * v,
+        1e-12,
+        "2(n−1)/n·V",
+    );
+    close(
+        link.all_reduce.time,
+        2.0 * 15.0 / 16.0 * v / 9e10 + 16e-6,
+        1e-12,
+        "bytes and latency",
+    );
+    close(
+        link.time,
+        80.0 * 2.0 * link.all_reduce.time,
+        1e-12,
+        "L × 2 all-reduces",
+    );
+    close(link.latency, 80.0 * 2.0 * 16e-6, 1e-12, "latency per step");
+    // Overlapped (the book's view): the step is the larger.
+    close(a.step_time, a.base_time.max(link.time), 1e-12, "overlapped");
+    close(
+        a.base_time,
+        a.t_kv + a.t_weight_math.max(a.t_weight_load),
+        1e-12,
+        "the book's decode step",
+    );
     close(
         a.tokens_per_s_chip,
         a.tokens_per_s / 16.0,
         1e-12,
         "per chip",
     );
+    // Not overlapped: it adds.
+    r.step.overlap = false;
+    let s = analyze(&r, &v5e).unwrap();
+    close(
+        s.step_time,
+        s.base_time + link.time,
+        1e-12,
+        "not overlapped",
+    );
+}
+
+/// The headline names the KV read when it dominates (issue #46's first
+/// case: 105 of the 110 ms step reads the KV cache, yet the weight
+/// matmuls alone are compute-bound).
+#[test]
+fn the_headline_names_the_kv_read() {
+    let v5e = chip("v5e").unwrap();
+    let mut r = run("llama3-70b");
+    r.chips = 16.0;
+    r.step.batch = 128.0;
+    r.step.context = 32768.0;
+    let a = analyze(&r, &v5e).unwrap();
+    assert_eq!(a.dominant.key(), "kv");
+    assert!(a.t_kv > 0.9 * a.step_time, "{} of {}", a.t_kv, a.step_time);
+    assert!(a.compute_bound, "the weight matmuls alone");
+    let v = evaluate_model(&input_of(&r), Some(&v5e), 16);
+    assert_eq!(v.regime.0, "kv");
+    assert!(
+        v.regime
+            .1
+            .starts_with("Reading the KV cache takes the longest"),
+        "{}",
+        v.regime.1
+    );
+    assert!(v
+        .regime
+        .1
+        .contains("The weight matmuls alone are compute-bound"));
+}
+
+/// Issue #46's link cases: a prefill on 8 H100s is the math's, not
+/// NVLink's; no sentence says a bigger batch would help the link.
+#[test]
+fn the_link_is_weighed_against_the_whole_step() {
+    let h100 = chip("h100").unwrap();
+    let mut r = run("llama3-70b");
+    r.chips = 8.0;
+    r.step.weights = DType::Bf16;
+    r.step.phase = Phase::Prefill;
+    r.step.batch = 1.0;
+    r.step.context = 0.0;
+    r.step.prompt = 2048.0;
+    let a = analyze(&r, &h100).unwrap();
+    assert_eq!(a.dominant.key(), "math");
+    let l = a.link.clone().unwrap();
+    assert!(l.time < a.step_time);
+    let v = evaluate_model(&input_of(&r), Some(&h100), 8);
+    assert!(v.link.contains("hides behind"), "{}", v.link);
+    assert!(!v.link.contains("bigger batch"), "{}", v.link);
+    assert!(v
+        .layout
+        .starts_with("Layout: tensor parallelism over 8 chips"));
+    // NVLink's latency: NCCL's ring model, 3.6 µs + 0.47 µs a step, 2 × 7
+    // steps per all-reduce, 2 all-reduces a layer.
+    close(
+        l.all_reduce.latency,
+        2.0 * 3.6e-6 + 14.0 * 0.47e-6,
+        1e-9,
+        "NVLink latency",
+    );
+    // At B = 1 in decode the link is mostly latency.
+    let mut d = run("llama3-70b");
+    d.chips = 16.0;
+    d.step.batch = 1.0;
+    let v5e = chip("v5e").unwrap();
+    let a = analyze(&d, &v5e).unwrap();
+    let l = a.link.unwrap();
+    assert!(l.latency > 0.9 * l.time, "{} of {}", l.latency, l.time);
+}
+
+/// The MoE critical batch is what the page says it computes:
+/// (C ÷ W) × (w ÷ 2) × P_read ÷ P_mm, not E ÷ k times the dense one.
+#[test]
+fn moe_critical_batch_is_stated_as_computed() {
+    let v5e = chip("v5e").unwrap();
+    let r = run("qwen3-235b-a22b");
+    let a = analyze(&r, &v5e).unwrap();
+    let m = &r.config;
+    let ratio = (m.params() - m.input_table_params()) / m.matmul_params();
+    close(
+        a.critical_batch,
+        1.97e14 / 8.2e11 * 0.5 * ratio,
+        1e-12,
+        "critical",
+    );
+    let v = evaluate_model(&input_of(&r), Some(&v5e), 1);
+    let row = v.rows.iter().find(|r| r.key == "critical-batch").unwrap();
+    assert!(
+        row.meaning.contains(&roofline_core::format::sig(ratio, 3)),
+        "{}",
+        row.meaning
+    );
+    assert!(row.meaning.contains("E ÷ k = 16"), "{}", row.meaning);
+}
+
+/// Only the output projection multiplies by the embedding: FLOPs per token
+/// are 2·(P_act − D·V) for an untied model, 2·P_act for a tied one.
+#[test]
+fn embeddings_count_as_the_matmuls_use_them() {
+    let v5e = chip("v5e").unwrap();
+    let r = run("llama3-8b");
+    let a = analyze(&r, &v5e).unwrap();
+    let dv = 4096.0 * 128_256.0;
+    close(
+        a.weight_flops,
+        2.0 * 8.0 * (a.active_params - dv),
+        1e-12,
+        "FLOPs",
+    );
+    close(a.weights_read, (a.params - dv) * 1.0, 1e-12, "bytes read");
+    let mut t = r.clone();
+    t.config.tied = true;
+    let b = analyze(&t, &v5e).unwrap();
+    close(
+        b.weight_flops,
+        2.0 * 8.0 * b.active_params,
+        1e-12,
+        "tied FLOPs",
+    );
+    close(b.weights_read, b.params, 1e-12, "tied: the table is read");
+}
+
+/// The input that shows `r` (a preset).
+fn input_of(r: &ModelRun) -> ModelInput {
+    let preset_id = roofline_core::model::PRESETS
+        .iter()
+        .find(|p| p.config == r.config)
+        .map_or("custom", |p| p.id);
+    ModelInput::from_state(&ModelState {
+        model: preset_id.to_string(),
+        custom: r.config.clone(),
+        step: r.step.clone(),
+    })
 }
 
 /// The page's view: the default state evaluates, every row has a finite
@@ -291,7 +485,7 @@ fn the_view_of_the_default_and_of_bad_fields() {
         assert!(r.value.is_some_and(f64::is_finite), "{key}");
     }
     assert_eq!(v.fits.0, "yes");
-    assert_eq!(v.regime.0, "bandwidth");
+    assert_eq!(v.regime.0, "weights", "{}", v.regime.1);
     assert_eq!(v.ops.len(), 8);
     assert!(!v.curve.is_empty());
     let mut i = ModelInput::from_state(&ModelState::default());
@@ -324,16 +518,133 @@ fn the_view_of_the_default_and_of_bad_fields() {
     let v = evaluate_model(&i, Some(&v5e), 1);
     assert_eq!(v.run.unwrap().step.eff_flops, 0.4);
     // fp32 activations make the matmuls fp32, which v5e does not list: the
-    // message says which control to change.
+    // page runs them at bf16 and says so (as the calculator falls back),
+    // and the link keeps what was chosen.
     i.act = DType::Fp32;
     let v = evaluate_model(&i, Some(&v5e), 1);
-    assert!(v.analysis.is_none());
-    let e = v.error.unwrap();
-    assert!(e.contains("TPU v5e has no listed peak for fp32"), "{e}");
-    assert!(e.contains("The matmuls run at"), "{e}");
+    assert!(v.analysis.is_some(), "{:?}", v.error);
+    let note = v.math_note.clone().unwrap();
+    assert!(
+        note.contains("TPU v5e lists no fp32 peak, so the matmuls run at bf16"),
+        "{note}"
+    );
+    assert_eq!(v.analysis.unwrap().math, DType::Bf16);
+    i.act = DType::Bf16;
+    i.math = Some(DType::Fp4);
+    let v = evaluate_model(&i, Some(&v5e), 1);
+    assert!(v.math_note.clone().unwrap().contains("lists no fp4 peak"));
+    assert_eq!(v.to_state(&i).unwrap().step.math, Some(DType::Fp4));
     i.math = Some(DType::Bf16);
     let v = evaluate_model(&i, Some(&v5e), 1);
     assert!(v.analysis.is_some(), "{:?}", v.error);
+    assert!(v.math_note.is_none());
+}
+
+/// Issue #46's small things: one message for any out-of-range size, 0
+/// allowed where it is; a tiny bandwidth fraction prints tokens/s in
+/// scientific notation; "1 chip holds".
+#[test]
+fn messages_and_numbers_read_right() {
+    let v5e = chip("v5e").unwrap();
+    let d = ModelInput::from_state(&ModelState::default());
+    let err = |f: &dyn Fn(&mut ModelInput)| {
+        let mut i = d.clone();
+        f(&mut i);
+        let v = evaluate_model(&i, Some(&v5e), 1);
+        v.fields
+            .iter()
+            .find_map(|f| f.error.clone())
+            .unwrap_or_default()
+    };
+    for b in ["1e30", "1e10", "-1", "0", "2.5"] {
+        assert_eq!(
+            err(&|i| i.batch = b.to_string()),
+            "Batch B: a whole number from 1 to 1e9",
+            "b = {b}"
+        );
+    }
+    for s in ["-1", "1e30", "1e10"] {
+        assert_eq!(
+            err(&|i| i.context = s.to_string()),
+            "Context S: a whole number from 0 to 1e9",
+            "ctx = {s}"
+        );
+    }
+    assert_eq!(err(&|i| i.context = "0".to_string()), "");
+    assert_eq!(err(&|i| i.batch = "4k".to_string()), "");
+    let mut i = d.clone();
+    i.eff_bw = "1e-300".to_string();
+    let v = evaluate_model(&i, Some(&v5e), 1);
+    let tps = v.rows.iter().find(|r| r.key == "tokens-per-s").unwrap();
+    assert!(
+        tps.text.len() < 24 && tps.text.contains('e'),
+        "{}",
+        tps.text
+    );
+    // 70B in bf16 does not fit one v5e: "1 chip holds".
+    let mut i = d.clone();
+    i.model = "llama3-70b".to_string();
+    i.weights = DType::Bf16;
+    let v = evaluate_model(&i, Some(&v5e), 1);
+    assert!(v.fits.1.contains("1 chip holds"), "{}", v.fits.1);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+    /// The headline names the term of the step that takes the longest on
+    /// its own: decode's math, weights, KV read or link; prefill's math,
+    /// memory traffic (weights and KV cache) or link; and its sentence
+    /// starts with that term's words.
+    #[test]
+    fn the_headline_names_the_largest_term(
+        model in prop::sample::select(vec!["llama3-8b", "llama3-70b", "mixtral-8x7b", "qwen3-235b-a22b"]),
+        chip_id in prop::sample::select(vec!["v5e", "h100", "b200", "v6e"]),
+        chips in prop::sample::select(vec![1.0, 2.0, 8.0, 16.0, 64.0]),
+        batch in 1u32..2048,
+        context in 0u32..200_000,
+        prefill in any::<bool>(),
+        overlap in any::<bool>(),
+    ) {
+        let c = chip(chip_id).unwrap();
+        let mut r = run(model);
+        r.chips = chips;
+        r.step.batch = f64::from(batch);
+        r.step.context = f64::from(context);
+        r.step.prompt = 512.0;
+        r.step.overlap = overlap;
+        if prefill {
+            r.step.phase = Phase::Prefill;
+        }
+        let a = analyze(&r, &c).unwrap();
+        let link = a.link.as_ref().map_or(0.0, |l| l.time);
+        let terms: Vec<(&str, f64)> = if prefill {
+            let math = (a.weight_flops + a.attention_flops) / a.flops_rate;
+            let mem = (a.weights_read + a.kv_traffic) / a.bandwidth;
+            let mem_key = if a.weights_read >= a.kv_traffic { "weights" } else { "kv" };
+            vec![("math", math), (mem_key, mem), ("link", link)]
+        } else {
+            vec![("math", a.t_weight_math), ("weights", a.t_weight_load), ("kv", a.t_kv), ("link", link)]
+        };
+        let named = terms.iter().find(|t| t.0 == a.dominant.key()).unwrap().1;
+        for t in &terms {
+            prop_assert!(named >= t.1, "{} ({named}) named, but {} takes {}", a.dominant.key(), t.0, t.1);
+        }
+        let v = evaluate_model(&input_of(&r), Some(&c), chips as u32);
+        prop_assert_eq!(v.regime.0, a.dominant.key());
+        let start = match (a.dominant.key(), prefill) {
+            ("link", _) => "The ",
+            ("kv", false) => "Reading the KV cache takes the longest",
+            ("weights", false) => "Loading the weights takes the longest",
+            ("math", false) => "The weights' math takes the longest",
+            ("math", true) => "The math takes the longest",
+            _ => "Memory traffic takes the longest",
+        };
+        prop_assert!(v.regime.1.starts_with(start), "{}", v.regime.1);
+        if a.dominant.key() == "link" {
+            let name = a.link.as_ref().unwrap().model.kind.name();
+            prop_assert!(v.regime.1.starts_with(&format!("The {name} takes the longest")), "{}", v.regime.1);
+        }
+    }
 }
 
 fn any_dtype() -> impl Strategy<Value = DType> {

@@ -210,6 +210,7 @@ fn model_state() -> impl Strategy<Value = ModelState> {
             prop_oneof![Just(Phase::Decode), Just(Phase::Prefill)],
             0.01f64..=1.0,
             prop_oneof![Just(1.0f64), 0.01f64..1.0],
+            any::<bool>(),
         ),
     )
         .prop_map(
@@ -218,7 +219,7 @@ fn model_state() -> impl Strategy<Value = ModelState> {
                 (l, g, k, tied, gated, e, a),
                 (b, s, t),
                 (w, kv, act, math),
-                (phase, ef, eb),
+                (phase, ef, eb, overlap),
             )| {
                 let custom = if model == "custom" {
                     let (k, e) = (k.floor(), e.floor());
@@ -252,6 +253,7 @@ fn model_state() -> impl Strategy<Value = ModelState> {
                         math,
                         eff_flops: ef,
                         eff_bw: eb,
+                        overlap,
                     },
                 }
             },

@@ -1,6 +1,7 @@
 //! The Model page's inputs: the model (a preset, or every number of a
-//! custom one), the step, the batch and context, the data types, the chip
-//! and the chips (the calculator's), and the fractions of the peaks reached.
+//! custom one); the chip and the chips (the calculator's), the fractions of
+//! the peaks reached and whether the link overlaps the step; the step, the
+//! batch and context; the data types.
 
 use std::sync::Arc;
 
@@ -214,6 +215,38 @@ pub fn inputs(
             })}
         </fieldset>
         <fieldset class="group">
+            <legend>"Chips"</legend>
+            <label class="field">
+                <span class="field-label">"Chip (the calculator’s)"</span>
+                <select
+                    data-testid="model-chip"
+                    prop:value=move || chip_id.get()
+                    on:change=move |ev| {
+                        let id = event_target_value(&ev);
+                        input.update(|i| {
+                            i.level2 = chip_preset(&id).and_then(|c| default_level2(&c, i.level1));
+                            i.chip = id;
+                            i.peak_edits.clear();
+                            i.vector_edit = None;
+                            i.bw_edits.clear();
+                        })
+                    }
+                >
+                    {catalogue()
+                        .iter()
+                        .map(|c| {
+                            let id = c.id.clone();
+                            choice(&c.id, &c.name, Memo::new(move |_| chip_id.with(|x| *x == id)))
+                        })
+                        .collect_view()}
+                </select>
+            </label>
+            {chips_field}
+            {simple("model-eff-flops", "Fraction of peak FLOP/s reached", |i| i.eff_flops.clone(), |i, t| i.eff_flops = t)}
+            {simple("model-eff-bw", "Fraction of bandwidth reached", |i| i.eff_bw.clone(), |i, t| i.eff_bw = t)}
+            {check("model-overlap", "The link overlaps the step (the book's view; untick: comms not overlapped, the link's time adds)", |i| i.overlap, |i, on| i.overlap = on)}
+        </fieldset>
+        <fieldset class="group">
             <legend>"The step"</legend>
             <label class="field">
                 <span class="field-label">"Phase"</span>
@@ -251,38 +284,8 @@ pub fn inputs(
                     {choice("auto", "auto: the wider of each one's two inputs", Memo::new(move |_| math.with(|m| m == "auto")))}
                     {DType::ALL.into_iter().map(|d| choice(d.name(), d.name(), Memo::new(move |_| math.with(|m| m == d.name())))).collect_view()}
                 </select>
+                <span class="field-note" data-testid="model-math-note" role="status">{move || v.with(|v| v.math_note.clone().unwrap_or_default())}</span>
             </label>
-        </fieldset>
-        <fieldset class="group">
-            <legend>"Chips"</legend>
-            <label class="field">
-                <span class="field-label">"Chip (the calculator’s)"</span>
-                <select
-                    data-testid="model-chip"
-                    prop:value=move || chip_id.get()
-                    on:change=move |ev| {
-                        let id = event_target_value(&ev);
-                        input.update(|i| {
-                            i.level2 = chip_preset(&id).and_then(|c| default_level2(&c, i.level1));
-                            i.chip = id;
-                            i.peak_edits.clear();
-                            i.vector_edit = None;
-                            i.bw_edits.clear();
-                        })
-                    }
-                >
-                    {catalogue()
-                        .iter()
-                        .map(|c| {
-                            let id = c.id.clone();
-                            choice(&c.id, &c.name, Memo::new(move |_| chip_id.with(|x| *x == id)))
-                        })
-                        .collect_view()}
-                </select>
-            </label>
-            {chips_field}
-            {simple("model-eff-flops", "Fraction of peak FLOP/s reached", |i| i.eff_flops.clone(), |i, t| i.eff_flops = t)}
-            {simple("model-eff-bw", "Fraction of bandwidth reached", |i| i.eff_bw.clone(), |i, t| i.eff_bw = t)}
         </fieldset>
     }
 }

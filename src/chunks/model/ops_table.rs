@@ -7,24 +7,30 @@ use std::sync::Arc;
 use leptos::prelude::*;
 use roofline_core::calc::CalcInput;
 use roofline_core::format;
-use roofline_core::model::{ModelOp, ModelView};
+use roofline_core::model::{calc_share, ModelOp, ModelView};
+use roofline_core::network::Collective;
 use roofline_core::pages::{AppState, View};
 use roofline_core::state::CalcState;
 use roofline_core::url::encode;
 
-/// The calculator's link for `op` on the calculator's chip (with its edited
-/// numbers, from `chip_state`): its notation, sizes and math type.
-fn calc_href(op: &ModelOp, chip_state: &CalcState) -> String {
+/// The calculator's link for one chip's part of `op` served by `chips`
+/// chips ([`calc_share`]), on the calculator's chip: its notation, sizes,
+/// math type, and, for a summed-over split, the chips, the split dimension
+/// and a ring all-reduce.
+fn calc_href(op: &ModelOp, chip_state: &CalcState, chips: u32) -> String {
+    let (sizes, n, shard) = calc_share(op, f64::from(chips));
     let mut calc = CalcState {
         chip: chip_state.chip.clone(),
-        peak_overrides: chip_state.peak_overrides.clone(),
-        vector_override: chip_state.vector_override,
-        bw_overrides: chip_state.bw_overrides.clone(),
         op: op.notation.clone(),
-        sizes: op.sizes.iter().map(|(d, v)| (d.to_string(), *v)).collect(),
+        sizes: sizes.iter().map(|(d, v)| (d.to_string(), *v)).collect(),
         compute: Some(op.math),
+        chips: n,
+        shard: shard.map(str::to_string),
         ..CalcState::default()
     };
+    if shard.is_some() {
+        calc.collective = Collective::Ring;
+    }
     // The batch chart sweeps the tokens (or sequences) of the step.
     if let Some((d, _)) = op.sizes.first() {
         calc.batch_dim = d.to_string();
@@ -42,7 +48,11 @@ fn calc_href(op: &ModelOp, chip_state: &CalcState) -> String {
 }
 
 /// The table; rows are re-created when the operations change.
-pub fn ops_table(v: Memo<Arc<ModelView>>, input: RwSignal<CalcInput>) -> impl IntoView {
+pub fn ops_table(
+    v: Memo<Arc<ModelView>>,
+    input: RwSignal<CalcInput>,
+    chips: Memo<u32>,
+) -> impl IntoView {
     let rows = move || {
         let chip_state = input.with(|i| CalcState {
             chip: i.chip.clone(),
@@ -70,7 +80,7 @@ pub fn ops_table(v: Memo<Arc<ModelView>>, input: RwSignal<CalcInput>) -> impl In
                             <td class="num">{format::seconds(o.time)}</td>
                             <td>{bound}</td>
                             <td class="num">{format::percent(o.share)}</td>
-                            <td><a class="calc-link" data-testid="model-op-open" href=calc_href(o, &chip_state)>"calculator"</a></td>
+                            <td><a class="calc-link" data-testid="model-op-open" href=calc_href(o, &chip_state, chips.get())>{if chips.get() > 1 { "calculator (one chip's part)" } else { "calculator" }}</a></td>
                         </tr>
                     }
                 })
@@ -79,9 +89,10 @@ pub fn ops_table(v: Memo<Arc<ModelView>>, input: RwSignal<CalcInput>) -> impl In
     };
     view! {
         <p class="note">
-            "Each operation is an einsum of Part 1 (B sequences, T tokens each, BT of them; A the keys each query attends to; K, G the KV heads and the query heads per KV head). Times are for one run on all the chips, at the fractions reached; the share is of every run in the step. Open one in the calculator to see it on the chapter's roofline."
+            "Each operation is an einsum of Part 1 (B sequences, T tokens each, BT of them; A the keys each query attends to; K, G the KV heads and the query heads per KV head). Times are for one run on all the chips, at the fractions reached; the share is of every run in the step. Open one in the calculator to see it on the chapter's roofline: over several chips, one chip's part (an operation the layout sums over opens split over the chips, with their all-reduce)."
         </p>
-        <div class="table-scroll">
+        <p class="scroll-cue" aria-hidden="true">"The table scrolls sideways →"</p>
+        <div class="table-scroll" tabindex="0" role="region" aria-label="Every operation of a step (scrolls sideways)">
             <table class="ops" data-testid="model-ops">
                 <thead>
                     <tr>

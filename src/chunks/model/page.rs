@@ -155,6 +155,10 @@ pub fn model_page(
                         {last(|v| v.regime.1.clone())}
                     </p>
                     {shown(
+                        Memo::new(move |_| shownv.with(|v| !v.layout.is_empty())),
+                        move || view! { <p data-testid="model-layout">{last(|v| v.layout.clone())}</p> },
+                    )}
+                    {shown(
                         Memo::new(move |_| shownv.with(|v| !v.link.is_empty())),
                         move || view! { <p data-testid="model-link">{last(|v| v.link.clone())}</p> },
                     )}
@@ -167,7 +171,7 @@ pub fn model_page(
                 </section>
                 <section class="panel" aria-labelledby="model-ops-title">
                     <h2 id="model-ops-title">"Every operation of a step"</h2>
-                    {ops_table(shownv, input)}
+                    {ops_table(shownv, input, chips)}
                 </section>
                 <section class="panel" aria-labelledby="model-derivation-title">
                     <h2 id="model-derivation-title">"How it is computed"</h2>

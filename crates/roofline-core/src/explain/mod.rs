@@ -115,7 +115,7 @@ pub const CHIP: &[Why] = &[Why {
 pub const MODEL: &[Why] = &[
     Why {
         key: "decode-bandwidth",
-        question: "Why is decode bandwidth-bound at small batches?",
+        question: "Why is decode bandwidth-bound at small batches, and why does the step still grow with B?",
     },
     Why {
         key: "kv-long",
@@ -136,6 +136,10 @@ pub const MODEL: &[Why] = &[
     Why {
         key: "efficiency",
         question: "What do the two fractions reached mean?",
+    },
+    Why {
+        key: "tp-layout",
+        question: "How is the model split over several chips, and what does the link cost?",
     },
 ];
 

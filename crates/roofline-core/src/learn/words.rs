@@ -449,6 +449,7 @@ pub(super) fn model_words(v: &CalcView, values: &[f64]) -> Result<Vec<String>, C
             math: Some(DType::Bf16),
             eff_flops: 1.0,
             eff_bw: 1.0,
+            overlap: true,
         },
         chips: 1.0,
     };

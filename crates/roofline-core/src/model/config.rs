@@ -142,6 +142,24 @@ impl ModelConfig {
         self.layers * self.layer_params(self.active) + self.embedding_params()
     }
 
+    /// The input embedding table's parameters when it is its own matrix
+    /// (untied: D·V), else 0. It is a lookup: no FLOPs, and a step reads
+    /// only the rows of its tokens.
+    pub fn input_table_params(&self) -> f64 {
+        if self.tied {
+            0.0
+        } else {
+            self.d_model * self.vocab
+        }
+    }
+
+    /// The parameters one token multiplies: P_act without the input
+    /// embedding table (the output projection, D·V, is a matmul and
+    /// counts). A token's weight matmuls are 2 × this many FLOPs.
+    pub fn matmul_params(&self) -> f64 {
+        self.active_params() - self.input_table_params()
+    }
+
     /// KV cache bytes per token: 2·L·K·H × the KV type's bytes (K and V).
     pub fn kv_bytes_per_token(&self, kv: DType) -> f64 {
         2.0 * self.layers * self.kv_heads * self.head_dim * kv.bytes()
@@ -175,6 +193,8 @@ mod tests {
         let m = llama3_8b();
         assert_eq!(m.params(), 8_030_257_152.0);
         assert_eq!(m.active_params(), m.params());
+        // The input table is a lookup: a token multiplies P − D·V.
+        assert_eq!(m.matmul_params(), 8_030_257_152.0 - 4096.0 * 128_256.0);
         assert_eq!(m.kv_bytes_per_token(DType::Bf16), 131_072.0);
         assert_eq!(m.kv_bytes_per_token(DType::Int8), 65_536.0);
     }

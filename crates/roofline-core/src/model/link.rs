@@ -1,5 +1,5 @@
 //! The Model page's keys of a link (`model`, `m.*`, `phase`, `b`, `ctx`,
-//! `prompt`, `w`, `kv`, `act`, `math`, `eff.flops`, `eff.bw`); the chip, its
+//! `prompt`, `w`, `kv`, `act`, `math`, `eff.flops`, `eff.bw`, `overlap`); the chip, its
 //! numbers and the chip count `n` are the calculator's. Each bad value is
 //! replaced by its default, with a notice.
 
@@ -191,6 +191,7 @@ pub(crate) fn read(p: &mut Params, n: &mut Notes) -> ModelState {
             math,
             eff_flops: read_fraction(p, n, "eff.flops"),
             eff_bw: read_fraction(p, n, "eff.bw"),
+            overlap: read_flag(p, n, "overlap", true),
         },
     }
 }
@@ -242,5 +243,8 @@ pub(crate) fn write(m: &ModelState, out: &mut LinkOut) {
     }
     if m.step.eff_bw != 1.0 {
         out.put("eff.bw", shortest(m.step.eff_bw));
+    }
+    if !m.step.overlap {
+        out.put("overlap", "0".to_string());
     }
 }

@@ -36,6 +36,51 @@ pub struct ModelOp {
     pub compute_bound: bool,
     /// Its share of the sum of every operation's total time.
     pub share: f64,
+    /// The dimension the tensor-parallel layout splits over the chips, and
+    /// whether it is summed over (the chips then all-reduce their partial
+    /// outputs, the calculator's network case).
+    pub split: (&'static str, bool),
+}
+
+/// How the calculator opens one chip's part of `op` served by `chips`
+/// chips: its sizes, the chips and the split dimension. A summed-over
+/// split opens as the calculator's network case over all the chips (each
+/// holds a slice of the sum, then they all-reduce); any other as one chip's
+/// share, the split dimension divided (the KV heads at least one each,
+/// the query heads per KV head following).
+pub fn calc_share(
+    op: &ModelOp,
+    chips: f64,
+) -> (Vec<(&'static str, f64)>, u32, Option<&'static str>) {
+    let (dim, summed) = op.split;
+    if chips <= 1.0 {
+        return (op.sizes.clone(), 1, None);
+    }
+    if summed {
+        return (
+            op.sizes.clone(),
+            chips.min(f64::from(u32::MAX)) as u32,
+            Some(dim),
+        );
+    }
+    let size = |d: &str| op.sizes.iter().find(|s| s.0 == d).map_or(1.0, |s| s.1);
+    let mut sizes = op.sizes.clone();
+    for s in &mut sizes {
+        if s.0 == dim {
+            s.1 = (s.1 / chips).ceil().max(1.0);
+        }
+    }
+    // Attention: K heads over n chips; beyond K each chip keeps one KV
+    // head and N/n query heads, so G = N/n.
+    if dim == "K" && chips > size("K") {
+        let n_heads = size("K") * size("G");
+        for s in &mut sizes {
+            if s.0 == "G" {
+                s.1 = (n_heads / chips).ceil().max(1.0);
+            }
+        }
+    }
+    (sizes, 1, None)
 }
 
 /// An einsum with two inputs: `a[dims_a] * b[dims_b] -> out[dims_out]`.
@@ -78,7 +123,8 @@ pub fn ops(run: &ModelRun, a: &ModelAnalysis, chip: &Chip) -> Result<Vec<ModelOp
                     name: String,
                     e: Einsum,
                     sizes: Vec<(&'static str, f64)>,
-                    count: f64|
+                    count: f64,
+                    split: (&'static str, bool)|
      -> Result<(), CoreError> {
         let size = |dims: &[&str]| -> f64 {
             dims.iter()
@@ -113,6 +159,7 @@ pub fn ops(run: &ModelRun, a: &ModelAnalysis, chip: &Chip) -> Result<Vec<ModelOp
             time: t_math.max(t_bytes),
             compute_bound: t_math > t_bytes,
             share: 0.0,
+            split,
         });
         Ok(())
     };
@@ -127,6 +174,7 @@ pub fn ops(run: &ModelRun, a: &ModelAnalysis, chip: &Chip) -> Result<Vec<ModelOp
         },
         vec![("BT", tokens), ("D", m.d_model), ("NH", nh)],
         layers,
+        ("NH", false),
     )?;
     push(
         "kv",
@@ -138,6 +186,7 @@ pub fn ops(run: &ModelRun, a: &ModelAnalysis, chip: &Chip) -> Result<Vec<ModelOp
         },
         vec![("BT", tokens), ("D", m.d_model), ("KH", kh)],
         2.0 * layers,
+        ("KH", false),
     )?;
     push(
         "qk",
@@ -156,6 +205,7 @@ pub fn ops(run: &ModelRun, a: &ModelAnalysis, chip: &Chip) -> Result<Vec<ModelOp
             ("A", attended),
         ],
         layers,
+        ("K", false),
     )?;
     push(
         "av",
@@ -174,6 +224,7 @@ pub fn ops(run: &ModelRun, a: &ModelAnalysis, chip: &Chip) -> Result<Vec<ModelOp
             ("H", m.head_dim),
         ],
         layers,
+        ("K", false),
     )?;
     push(
         "o",
@@ -185,6 +236,7 @@ pub fn ops(run: &ModelRun, a: &ModelAnalysis, chip: &Chip) -> Result<Vec<ModelOp
         },
         vec![("BT", tokens), ("NH", nh), ("D", m.d_model)],
         layers,
+        ("NH", true),
     )?;
     let (each, experts) = if m.is_moe() {
         (" (each expert read)", a.experts_read)
@@ -206,6 +258,7 @@ pub fn ops(run: &ModelRun, a: &ModelAnalysis, chip: &Chip) -> Result<Vec<ModelOp
         },
         vec![("BT", per_expert), ("D", m.d_model), ("F", m.d_ff)],
         up_count * experts * layers,
+        ("F", false),
     )?;
     push(
         "mlp-down",
@@ -217,6 +270,7 @@ pub fn ops(run: &ModelRun, a: &ModelAnalysis, chip: &Chip) -> Result<Vec<ModelOp
         },
         vec![("BT", per_expert), ("F", m.d_ff), ("D", m.d_model)],
         experts * layers,
+        ("F", true),
     )?;
     push(
         "unembed",
@@ -228,6 +282,7 @@ pub fn ops(run: &ModelRun, a: &ModelAnalysis, chip: &Chip) -> Result<Vec<ModelOp
         },
         vec![("B", run.step.batch), ("D", m.d_model), ("V", m.vocab)],
         1.0,
+        ("V", false),
     )?;
     let total: f64 = out.iter().map(|o| o.time * o.count).sum();
     if !(total.is_finite() && total > 0.0) {

@@ -64,6 +64,9 @@ pub struct ServingStep {
     pub eff_flops: f64,
     /// The fraction of the memory bandwidth actually reached (0 to 1).
     pub eff_bw: f64,
+    /// Whether the link's time overlaps the step (the book's view: the
+    /// step is the larger of the two) or adds to it.
+    pub overlap: bool,
 }
 
 /// What the Model page shows (with the calculator's chip and chip count).
@@ -94,6 +97,7 @@ impl Default for ModelState {
                 math: None,
                 eff_flops: 1.0,
                 eff_bw: 1.0,
+                overlap: true,
             },
         }
     }

@@ -5,7 +5,7 @@
 use super::config::ModelConfig;
 use super::ops::{ops, ModelOp};
 use super::presets::{preset, Preset, LLAMA3_8B};
-use super::run::{analyze, ModelAnalysis, ModelRun};
+use super::run::{analyze, wider, ModelAnalysis, ModelRun};
 use super::state::ModelState;
 use super::state::{Phase, ServingStep};
 use super::sweep::{curve, CurvePoint};
@@ -13,6 +13,7 @@ use crate::calc::Field;
 use crate::hardware::Chip;
 use crate::input::parse_positive;
 use crate::report::{ResultRow, Step};
+use crate::small::Join;
 use crate::{format, DType};
 
 /// What the user has entered on the Model page, as typed.
@@ -48,6 +49,8 @@ pub struct ModelInput {
     pub eff_flops: String,
     /// The fraction of bandwidth reached, as typed.
     pub eff_bw: String,
+    /// Whether the link overlaps the step (else it adds to it).
+    pub overlap: bool,
 }
 
 /// The custom model's fields: key, label, the config's value.
@@ -115,6 +118,7 @@ impl ModelInput {
             math: s.step.math,
             eff_flops: percent_text(s.step.eff_flops),
             eff_bw: percent_text(s.step.eff_bw),
+            overlap: s.step.overlap,
         }
     }
 }
@@ -141,10 +145,16 @@ pub struct ModelView {
     pub rows: Vec<ResultRow>,
     /// Whether it fits, as `yes` / `no` (or empty) and a sentence.
     pub fits: (String, String),
-    /// The regime, `compute` / `bandwidth`, and a sentence.
+    /// What takes the longest in the step (`math`, `weights`, `kv`,
+    /// `link`), and the headline.
     pub regime: (&'static str, String),
+    /// Over several chips, how the model is split.
+    pub layout: String,
     /// Over several chips, the link's sentence.
     pub link: String,
+    /// A note on what the page changed to show results (a math type the
+    /// chip lacks), next to the math field.
+    pub math_note: Option<String>,
     /// Every operation of the step.
     pub ops: Vec<ModelOp>,
     /// The latency–throughput curve.
@@ -171,14 +181,16 @@ fn parse_fraction(label: &str, text: &str) -> Result<f64, String> {
     }
 }
 
-/// A whole number from `min` to 1e9 as typed; the error names `label`.
+/// A whole number from `min` to 1e9 as typed (plain, or as the
+/// calculator reads sizes: `4k`, `1,000`); any number out of that range
+/// gets the same message, whatever its size or sign; the error names
+/// `label`.
 fn parse_whole(label: &str, text: &str, min: f64) -> Result<f64, String> {
-    let v = if min == 0.0 && text.trim() == "0" {
-        Ok(0.0)
-    } else {
-        parse_positive(label, text).map_err(|e| e.to_string())
-    }?;
-    if v.fract() != 0.0 || v > 1e9 || v < min {
+    let v = match crate::num::parse_f64(text.trim()) {
+        Some(v) => v,
+        None => parse_positive(label, text).map_err(|e| e.to_string())?,
+    };
+    if !v.is_finite() || v.fract() != 0.0 || v > 1e9 || v < min {
         return Err(format!(
             "{label}: a whole number from {} to 1e9",
             format::plain_number(min)
@@ -198,7 +210,9 @@ pub fn evaluate_model(input: &ModelInput, chip: Option<&Chip>, chips: u32) -> Mo
         rows: Vec::new(),
         fits: (String::new(), String::new()),
         regime: ("", String::new()),
+        layout: String::new(),
         link: String::new(),
+        math_note: None,
         ops: Vec::new(),
         curve: Vec::new(),
         derivation: Vec::new(),
@@ -318,9 +332,12 @@ pub fn evaluate_model(input: &ModelInput, chip: Option<&Chip>, chips: u32) -> Mo
             math: input.math,
             eff_flops: ef,
             eff_bw: eb,
+            overlap: input.overlap,
         },
         chips: f64::from(chips.max(1)),
     };
+    let mut run = run;
+    v.math_note = math_fallback(&mut run, chip);
     let result = analyze(&run, chip).and_then(|a| {
         let o = ops(&run, &a, chip)?;
         let c = curve(&run, chip)?;
@@ -332,6 +349,7 @@ pub fn evaluate_model(input: &ModelInput, chip: Option<&Chip>, chips: u32) -> Mo
             v.rows = words.rows;
             v.fits = words.fits;
             v.regime = words.regime;
+            v.layout = words.layout;
             v.link = words.link;
             v.derivation = words.derivation;
             v.analysis = Some(a);
@@ -349,15 +367,46 @@ pub fn evaluate_model(input: &ModelInput, chip: Option<&Chip>, chips: u32) -> Mo
     v
 }
 
+/// When `chip` lists no peak at a type the step's matmuls would run at
+/// (the chosen one, or an input type with "auto"), runs them at one it
+/// lists instead (the calculator's default, bf16, else the chip's first),
+/// and says so.
+fn math_fallback(run: &mut ModelRun, chip: &Chip) -> Option<String> {
+    let s = &run.step;
+    let wanted: Vec<DType> = match s.math {
+        Some(t) => vec![t],
+        None => vec![wider(s.weights, s.act), wider(s.kv, s.act)],
+    };
+    let missing = wanted.iter().find(|t| chip.peak(**t).is_err())?;
+    let listed = chip.dtypes();
+    let to = if listed.contains(&DType::Bf16) {
+        DType::Bf16
+    } else {
+        *listed.first()?
+    };
+    let note =
+        format!(
+        "{} lists no {missing} peak, so the matmuls run at {to} here; choose a type it lists ({}).",
+        chip.name,
+        listed.iter().map(|d| d.name()).collect::<Vec<_>>().joined(", ")
+    );
+    run.step.math = Some(to);
+    Some(note)
+}
+
 impl ModelView {
     /// The state this view shows, for the link: `None` while a field is
     /// invalid (the page keeps the last valid one).
     pub fn to_state(&self, input: &ModelInput) -> Option<ModelState> {
         let run = self.run.as_ref()?;
+        // The math type as chosen, even when the chip lacks it and the
+        // page ran at another: the link keeps what the user asked for.
+        let mut step = run.step.clone();
+        step.math = input.math;
         Some(ModelState {
             model: input.model.clone(),
             custom: run.config.clone(),
-            step: run.step.clone(),
+            step,
         })
     }
 }

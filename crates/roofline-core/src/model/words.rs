@@ -5,7 +5,7 @@ use super::run::{ModelAnalysis, ModelRun};
 use super::state::Phase;
 use crate::format::{self, sci};
 use crate::hardware::Chip;
-use crate::report::{row, step, ResultRow, Step};
+use crate::report::{row, ResultRow, Step};
 
 /// A parameter count: `8.03 billion`, `46.7 million`.
 pub fn params_text(p: f64) -> String {
@@ -18,9 +18,14 @@ pub fn params_text(p: f64) -> String {
     }
 }
 
-/// A rate of tokens: `1,234 tokens/s`.
+/// A rate of tokens: `1234 tokens/s`; scientific far from 1 (`3.2e-290
+/// tokens/s`), never a long run of zeros.
 fn tokens_rate(x: f64) -> String {
-    format!("{} tokens/s", format::sig(x, 4))
+    if (0.01..1e12).contains(&x) {
+        format!("{} tokens/s", format::sig(x, 4))
+    } else {
+        format!("{} tokens/s", sci(x))
+    }
 }
 
 /// The words of a Model page's view ([`super::ModelView`]'s fields of
@@ -30,8 +35,11 @@ pub(super) struct Words {
     pub rows: Vec<ResultRow>,
     /// Whether it fits, as `yes` / `no` (or empty) and a sentence.
     pub fits: (String, String),
-    /// The regime, `compute` / `bandwidth`, and a sentence.
+    /// What takes the longest in the step (`math`, `weights`, `kv`,
+    /// `link`), and the headline.
     pub regime: (&'static str, String),
+    /// Over several chips, how the model is split.
+    pub layout: String,
     /// Over several chips, the link's sentence.
     pub link: String,
     /// The derivation, in the book's notation with the numbers.
@@ -61,9 +69,20 @@ pub(super) fn words(run: &ModelRun, a: &ModelAnalysis, chip: &Chip) -> Words {
             a.active_params,
             params_text(a.active_params),
             if m.is_moe() {
-                "The weights one token's FLOPs touch: k of the E experts.".to_string()
+                "The weights one token uses: k of the E experts, and both embedding tables, as model cards count them.".to_string()
             } else {
                 "A dense model: every parameter is active.".to_string()
+            },
+        ),
+        result(
+            "matmul-params",
+            "Parameters multiplied per token P_mm",
+            a.matmul_params,
+            params_text(a.matmul_params),
+            if m.tied {
+                "P_act: the one D×V table is also the output projection, a matmul.".to_string()
+            } else {
+                "P_act − D·V: the input embedding table is a lookup (no FLOPs, and a step reads only its tokens' rows); the output projection, D·V, is a matmul. Each token costs 2·P_mm FLOPs.".to_string()
             },
         ),
         result(
@@ -101,22 +120,32 @@ pub(super) fn words(run: &ModelRun, a: &ModelAnalysis, chip: &Chip) -> Words {
             format::bytes(a.kv_bytes),
             "B × per sequence.".to_string(),
         ),
-        result(
-            "memory",
-            "Memory needed",
-            a.memory,
-            format::bytes(a.memory),
-            "Weights + the batch's KV cache (activations are small next to either).".to_string(),
-        ),
     ];
+    if a.kv_copies > 1.0 {
+        rows.push(result(
+            "kv-held",
+            "KV cache held on the chips",
+            a.kv_bytes * a.kv_copies,
+            format::bytes(a.kv_bytes * a.kv_copies),
+            format!(
+                "× {}: {} chips for K = {} KV heads, so each chip keeps the KV heads its query heads need.",
+                format::sig(a.kv_copies, 3),
+                format::plain_number(n),
+                format::plain_number(m.kv_heads)
+            ),
+        ));
+    }
+    rows.push(result(
+        "memory",
+        "Memory needed",
+        a.memory,
+        format::bytes(a.memory),
+        "Weights + the KV cache held (activations are small next to either).".to_string(),
+    ));
     if let Some(h) = a.hbm {
         rows.push(result(
             "hbm",
-            &format!(
-                "{mem} of {} chip{}",
-                format::plain_number(n),
-                if n == 1.0 { "" } else { "s" }
-            ),
+            &format!("{mem} of {}", super::verdict::chips_text(n)),
             h,
             format::bytes(h),
             format!("n × {}'s {mem} capacity.", chip.name),
@@ -128,15 +157,18 @@ pub(super) fn words(run: &ModelRun, a: &ModelAnalysis, chip: &Chip) -> Words {
             "Largest batch that fits",
             mb,
             format::count(mb),
-            format!("⌊({mem} − weights) ÷ (tokens cached × KV per token)⌋, at this context."),
+            format!(
+                "⌊({mem} − weights) ÷ (tokens cached × KV per token{})⌋, at this context.",
+                if a.kv_copies > 1.0 { " × copies" } else { "" }
+            ),
         ));
     }
     let (lat_label, lat_meaning) = if decode {
-        ("Time per output token", "One decode step: B·S·KV per token ÷ W + max(2·B·P_act ÷ C, weights read ÷ W), the book's formula.")
+        ("Time per output token", "One decode step: B·S·KV per token ÷ W + max(2·B·P_mm ÷ C, weights read ÷ W), the book's formula (and the link, when it is longer or not overlapped).")
     } else {
         (
             "Time to first token",
-            "The prefill step: max(FLOPs ÷ C, bytes ÷ W).",
+            "The prefill step: max(FLOPs ÷ C, bytes ÷ W) (and the link, when it is longer or not overlapped).",
         )
     };
     rows.push(result(
@@ -152,16 +184,18 @@ pub(super) fn words(run: &ModelRun, a: &ModelAnalysis, chip: &Chip) -> Words {
             "… reading the KV cache",
             a.t_kv,
             format::seconds(a.t_kv),
-            "B·S·KV per token ÷ W: attention reads every cached token once; never compute-bound."
-                .to_string(),
+            format!(
+                "B·S·KV per token{} ÷ W: attention reads every cached token once; never compute-bound.",
+                if a.kv_copies > 1.0 { " × copies" } else { "" }
+            ),
         ));
-        rows.push(result("t-weight-load", "… loading the weights", a.t_weight_load, format::seconds(a.t_weight_load), if m.is_moe() { format!("Weights read ÷ W: the experts this batch uses ({} of {} per layer, expected) and the rest.", format::sig(a.experts_read, 3), format::plain_number(m.experts)) } else { "P × bytes ÷ W: every weight, once per step.".to_string() }));
+        rows.push(result("t-weight-load", "… loading the weights", a.t_weight_load, format::seconds(a.t_weight_load), if m.is_moe() { format!("Weights read ÷ W: the experts this batch uses ({} of {} per layer, expected) and the rest.", format::sig(a.experts_read, 3), format::plain_number(m.experts)) } else { if m.tied { "P × bytes ÷ W: every weight, once per step.".to_string() } else { "(P − D·V) × bytes ÷ W: every weight once per step but the input table, of which a step reads only its tokens' rows.".to_string() } }));
         rows.push(result(
             "t-weight-math",
             "… the weights' math",
             a.t_weight_math,
             format::seconds(a.t_weight_math),
-            format!("2·B·P_act ÷ C, at the {} peak.", a.math),
+            format!("2·B·P_mm ÷ C, at the {} peak.", a.math),
         ));
     }
     rows.push(result(
@@ -191,266 +225,56 @@ pub(super) fn words(run: &ModelRun, a: &ModelAnalysis, chip: &Chip) -> Words {
         },
         a.critical_batch,
         format::count(a.critical_batch),
-        format!(
-            "(C ÷ W) × (bytes per weight ÷ 2){}: above it the weight matmuls are compute-bound.",
-            if m.is_moe() {
-                " × P ÷ P_act (about E ÷ k)"
-            } else {
-                ""
-            }
-        ),
+        if m.is_moe() {
+            let ratio = (a.params - m.input_table_params()) / a.matmul_params;
+            format!(
+                "(C ÷ W) × (bytes per weight ÷ 2) × P_read ÷ P_mm, with every expert read: above it the weight matmuls are compute-bound. P_read ÷ P_mm is {} here; the rule of thumb E ÷ k = {} counts the experts alone, and the attention and embeddings every token uses bring it down.",
+                format::sig(ratio, 3),
+                format::sig(m.experts / m.active, 3)
+            )
+        } else {
+            "(C ÷ W) × (bytes per weight ÷ 2): above it the weight matmuls are compute-bound.".to_string()
+        },
     ));
     if let Some(l) = &a.link {
+        let name = l.model.kind.name();
         rows.push(result(
             "comm",
-            &format!("{} per step", l.kind.name()),
+            &format!("{name} per step"),
             l.time,
             format::seconds(l.time),
             format!(
-                "L × {tok}·D activations at their type's size ({} per layer: the book's 2·B·D bytes at bf16) ÷ {} (one link, one direction).",
-                format::bytes(l.bytes_per_layer),
-                format::bandwidth(l.bandwidth)
+                "L × 2 all-reduces of {tok}·D activations ({} each; each chip sends 2(n − 1)/n of it at {} over {}), {} of it latency. The step {}.",
+                format::bytes(l.array),
+                format::bandwidth(l.model.per_chip()),
+                l.model.wiring.text(),
+                format::seconds(l.latency),
+                if l.overlapped { "overlaps it" } else { "adds it (not overlapped)" }
+            ),
+        ));
+        rows.push(result(
+            "comm-book",
+            &format!("… the book's sketch ({name})"),
+            l.book_time,
+            format::seconds(l.book_time),
+            format!(
+                "L × {tok}·D × bytes ÷ {} (one link, one direction): the book's 2·B·D bytes a layer at bf16, with no latency. Shown for comparison; the step uses the line above.",
+                format::bandwidth(l.model.one_way)
             ),
         ));
     }
-    let fits = match (a.fits, a.hbm) {
-        (Some(true), Some(h)) => (
-            "yes".to_string(),
-            format!(
-                "It fits: {} of the {} in {} chip{}.",
-                format::bytes(a.memory),
-                format::bytes(h),
-                format::plain_number(n),
-                if n == 1.0 { "" } else { "s" }
-            ),
-        ),
-        (Some(false), Some(h)) => (
-            "no".to_string(),
-            format!(
-                "It does not fit: it needs {}, and {} chip{} hold {}.{}",
-                format::bytes(a.memory),
-                format::plain_number(n),
-                if n == 1.0 { "" } else { "s" },
-                format::bytes(h),
-                match a.max_batch {
-                    Some(b) if b >= 1.0 => format!(
-                        " At this context at most {} sequences fit.",
-                        format::count(b)
-                    ),
-                    _ => " Even the weights alone need more: add chips, or use narrower weights."
-                        .to_string(),
-                }
-            ),
-        ),
-        _ => (
-            String::new(),
-            format!(
-                "{} lists no {mem} capacity, so whether it fits is not known.",
-                chip.name
-            ),
-        ),
-    };
-    let regime = if a.compute_bound {
-        ("compute", format!("Compute-bound: the weight matmuls' math takes longer than loading the weights ({tok} = {} is above the critical {}).", format::count(run.tokens()), format::count(a.critical_batch)))
-    } else {
-        ("bandwidth", format!("Bandwidth-bound: loading the weights takes longer than their math ({tok} = {} is below the critical {}).", format::count(run.tokens()), format::count(a.critical_batch)))
-    };
-    let link = match &a.link {
-        Some(l) if l.binds => format!("The {} binds: {} per step against {} to load the weights; over fewer chips, or with a bigger batch per chip, it would not.", l.kind.name(), format::seconds(l.time), format::seconds(a.t_weight_load)),
-        Some(l) => format!("The {} keeps up: {} per step against {} to load the weights.", l.kind.name(), format::seconds(l.time), format::seconds(a.t_weight_load)),
-        None if n > 1.0 => format!("{} lists no link between chips.", chip.name),
-        None => String::new(),
-    };
+    let fits = super::verdict::fits(run, a, chip);
+    let regime = super::verdict::headline(run, a);
+    let layout = super::verdict::layout(run, a);
+    let link = super::verdict::link(run, a, chip);
     Words {
         rows,
         fits,
         regime,
+        layout,
         link,
-        derivation: derivation(run, a, chip),
+        derivation: super::derivation::derivation(run, a, chip),
     }
-}
-
-fn derivation(run: &ModelRun, a: &ModelAnalysis, chip: &Chip) -> Vec<Step> {
-    let m = &run.config;
-    let mem = chip.memory;
-    let num = format::plain_number;
-    let e = if m.is_moe() {
-        num(m.experts)
-    } else {
-        "1".to_string()
-    };
-    let mut out = vec![
-        step(
-            "Parameters",
-            format!(
-                "L·({}DF·E + 2DNH + 2DKH + 2D{}) + D·V{}",
-                if m.gated { 3 } else { 2 },
-                if m.is_moe() { " + D·E" } else { "" },
-                if m.tied { "" } else { "·2" }
-            ),
-            format!(
-                "{}·({}·{}·{}·{e} + 2·{}·{}·{} + 2·{}·{}·{} + 2·{}{}) + {}·{}{}",
-                num(m.layers),
-                if m.gated { 3 } else { 2 },
-                num(m.d_model),
-                num(m.d_ff),
-                num(m.d_model),
-                num(m.heads),
-                num(m.head_dim),
-                num(m.d_model),
-                num(m.kv_heads),
-                num(m.head_dim),
-                num(m.d_model),
-                if m.is_moe() {
-                    format!(" + {}·{e}", num(m.d_model))
-                } else {
-                    String::new()
-                },
-                num(m.d_model),
-                num(m.vocab),
-                if m.tied { "" } else { "·2" }
-            ),
-            sci(a.params),
-        ),
-        step(
-            "Weight bytes",
-            "P × bytes per weight",
-            format!(
-                "{} × {}",
-                sci(a.params),
-                format::sig(run.step.weights.bytes(), 2)
-            ),
-            format::bytes(a.weight_bytes),
-        ),
-        step(
-            "KV cache per token",
-            "2·L·K·H × bytes",
-            format!(
-                "2·{}·{}·{} × {}",
-                num(m.layers),
-                num(m.kv_heads),
-                num(m.head_dim),
-                format::sig(run.step.kv.bytes(), 2)
-            ),
-            format::bytes(a.kv_per_token),
-        ),
-        step(
-            "KV cache of the batch",
-            "B × tokens cached × KV per token",
-            format!(
-                "{} × {} × {}",
-                num(run.step.batch),
-                num(a.cached),
-                sci(a.kv_per_token)
-            ),
-            format::bytes(a.kv_bytes),
-        ),
-    ];
-    if let Some(h) = a.hbm {
-        out.push(step(
-            "Memory against HBM",
-            format!("weights + KV ≤ n × {mem} capacity"),
-            format!("{} + {} ≤ {}", sci(a.weight_bytes), sci(a.kv_bytes), sci(h)),
-            if a.fits == Some(true) {
-                "fits"
-            } else {
-                "does not fit"
-            },
-        ));
-    }
-    out.push(step(
-        "C and W",
-        "n × peak × fraction; n × bandwidth × fraction",
-        format!(
-            "{} × {} × {}; {} × {} × {}",
-            num(run.chips),
-            sci(a.flops_rate / run.chips / run.step.eff_flops),
-            format::sig(run.step.eff_flops, 3),
-            num(run.chips),
-            sci(a.bandwidth / run.chips / run.step.eff_bw),
-            format::sig(run.step.eff_bw, 3)
-        ),
-        format!(
-            "{}; {}",
-            format::flops_rate(a.flops_rate),
-            format::bandwidth(a.bandwidth)
-        ),
-    ));
-    match run.step.phase {
-        Phase::Decode => {
-            out.push(step(
-                "Decode step",
-                "B·S·KV ÷ W + max(2·B·P_act ÷ C, weights read ÷ W)",
-                format!(
-                    "{} × {} × {} ÷ {} + max(2 × {} × {} ÷ {}, {} ÷ {})",
-                    num(run.step.batch),
-                    num(run.step.context),
-                    sci(a.kv_per_token),
-                    sci(a.bandwidth),
-                    num(run.step.batch),
-                    sci(a.active_params),
-                    sci(a.flops_rate),
-                    sci(a.weights_read),
-                    sci(a.bandwidth)
-                ),
-                format::seconds(a.step_time),
-            ));
-        }
-        Phase::Prefill => {
-            out.push(step(
-                "Prefill FLOPs",
-                "2·B·T·P_act + 4·B·T·A·N·H·L (A: keys attended, S + (T + 1) ÷ 2 with the causal mask)",
-                format!("{} + {}", sci(a.weight_flops), sci(a.attention_flops)),
-                format::flops(a.weight_flops + a.attention_flops),
-            ));
-            out.push(step(
-                "Prefill step",
-                "max(FLOPs ÷ C, (weights read + KV read and written) ÷ W)",
-                format!(
-                    "max({} ÷ {}, {} ÷ {})",
-                    sci(a.weight_flops + a.attention_flops),
-                    sci(a.flops_rate),
-                    sci(a.weights_read + a.kv_traffic),
-                    sci(a.bandwidth)
-                ),
-                format::seconds(a.step_time),
-            ));
-        }
-    }
-    out.push(step(
-        "Critical batch",
-        if m.is_moe() {
-            "(C ÷ W) × (bytes per weight ÷ 2) × P ÷ P_act"
-        } else {
-            "(C ÷ W) × bytes per weight ÷ 2"
-        },
-        format!(
-            "({} ÷ {}) × {} ÷ 2{}",
-            sci(a.flops_rate),
-            sci(a.bandwidth),
-            format::sig(run.step.weights.bytes(), 2),
-            if m.is_moe() {
-                format!(" × {} ÷ {}", sci(a.params), sci(a.active_params))
-            } else {
-                String::new()
-            }
-        ),
-        format::count(a.critical_batch),
-    ));
-    if let Some(l) = &a.link {
-        out.push(step(
-            format!("{} per step", l.kind.name()),
-            "L × 2·tokens·D × bytes ÷ link bandwidth",
-            format!(
-                "{} × {} ÷ {}",
-                num(m.layers),
-                sci(l.bytes_per_layer),
-                sci(l.bandwidth)
-            ),
-            format::seconds(l.time),
-        ));
-    }
-    out
 }
 
 /// A result row of the Model page.
