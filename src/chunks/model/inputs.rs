@@ -244,7 +244,7 @@ pub fn inputs(
             {chips_field}
             {simple("model-eff-flops", "Fraction of peak FLOP/s reached", |i| i.eff_flops.clone(), |i, t| i.eff_flops = t)}
             {simple("model-eff-bw", "Fraction of bandwidth reached", |i| i.eff_bw.clone(), |i, t| i.eff_bw = t)}
-            {check("model-overlap", "The link overlaps the step (the book's view; untick: comms not overlapped, the link's time adds)", |i| i.overlap, |i, on| i.overlap = on)}
+            {check("model-overlap", "The link overlaps the step (the book's view); untick: comms not overlapped", |i| i.overlap, |i, on| i.overlap = on)}
         </fieldset>
         <fieldset class="group">
             <legend>"The step"</legend>
