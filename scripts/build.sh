@@ -6,17 +6,17 @@
 #   bash scripts/build.sh --plain         plain build into dist-plain/
 #   bash scripts/build.sh [--plain] serve [trunk serve args]
 #
-# Release: std compiled alongside the app for size, and the post-link steps
-# of scripts/build/build-wasm.sh that rewrite what the tools generated (the
-# glue's short names, wasm-streams' classes dropped, functions in gzip's
-# order, ...). docs/build.md says what each saves and how to take it out.
+# Release: std compiled alongside the app for size, and the post-link size
+# steps of scripts/build/build-wasm.sh (wasm-opt -O2, functions in gzip's
+# order, terser, zopfli), none of which rewrites the shape of generated
+# code. docs/build.md says what each saves and how to take it out.
 #
-# Plain (--plain): stable compiler flags only, and none of the steps that
-# rewrite generated code: cargo, wasm-split-cli, wasm-bindgen and wasm-opt
-# as they come. The app works the same, only bigger (no size limit
-# applies). CI runs the smoke tests on it (tests/e2e/smoke.test.mjs), so an
-# upgrade of Leptos, wasm-bindgen or the compiler that breaks a rewrite
-# still has a build that works while the rewrite is mended. It has its own
+# Plain (--plain): stable compiler flags only, and none of those steps:
+# cargo, wasm-split-cli, wasm-bindgen and wasm-opt as they come. The app
+# works the same, only bigger (no size limit applies). CI runs the smoke
+# tests on it (tests/e2e/smoke.test.mjs), so an upgrade of Leptos,
+# wasm-bindgen or the compiler always has a build that goes through as it
+# comes. It has its own
 # cargo target folder (target/plain), so the two builds keep their caches.
 #
 # Release flags, and what each buys (gzip, measured on the app):

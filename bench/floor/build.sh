@@ -3,7 +3,7 @@
 # release settings (scripts/build.sh: std built for size, no Debug
 # formatting or panic locations, erase_components; opt-level z, LTO; the
 # app's SendWrapper and heap (see Cargo.toml);
-# linked by scripts/build/link-wasm.sh without wasm-streams' exports; wasm-bindgen, short import and export names, wasm-opt -O2 --low-memory-unused from npm
+# wasm-bindgen as it comes, wasm-opt -O2 --low-memory-unused from npm
 # binaryen 132 without the custom sections, functions in gzip's order
 # (scripts/build/gzip-order.mjs), terser on the glue, zopfli's gzip copies) and
 # prints each one's gzip size. The app's first load is these plus
@@ -18,7 +18,6 @@ export RUSTC_BOOTSTRAP=1
 export CARGO_UNSTABLE_BUILD_STD=std,panic_abort
 export CARGO_UNSTABLE_BUILD_STD_FEATURES=optimize_for_size
 export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-Zfmt-debug=none -Zlocation-detail=none --cfg erase_components"
-export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER="$root/scripts/build/link-wasm.sh"
 apps=(hello form chart)
 cargo build --release --target wasm32-unknown-unknown --locked "${apps[@]/#/--bin=}" >&2
 out="$CARGO_TARGET_DIR/out"
@@ -31,7 +30,6 @@ for app in "${apps[@]}"; do
   rm -rf "$d" && mkdir -p "$d"
   wasm-bindgen --target web --no-typescript --out-name "$app" --out-dir "$d" \
     "$CARGO_TARGET_DIR/wasm32-unknown-unknown/release/$app.wasm"
-  node "$root/scripts/build/short-names.mjs" "$d" "$app" 2>/dev/null
   wasm-opt -O2 --low-memory-unused --strip-producers "$d/${app}_bg.wasm" -o "$d/${app}_bg.wasm"
   node "$root/scripts/build/gzip-order.mjs" "$d/${app}_bg.wasm" "$d/${app}_bg.wasm"
   terser "$d/$app.js" --module --compress --mangle --output "$d/$app.js"

@@ -18,14 +18,13 @@
 #      file), index.html pointed at it, with the files each preloaded chunk
 #      needs; the manifest, icons and sw.js (scripts/build/offline.mjs)
 #
-# The release build (not ROOFLINE_PLAIN) adds the steps that rewrite what
-# the tools generated, each a size technique:
-#   the link without wasm-streams' exports (scripts/build/link-wasm.sh),
-#   their classes out of the glue (drop-stream-classes.mjs), short names
-#   between the wasm and its glue (short-names.mjs), wasm-opt -O2 with
-#   --low-memory-unused and functions in gzip's order (gzip-order.mjs),
-#   terser on the JS, the page's inline scripts minified (inline-js.mjs),
-#   zopfli gzip copies (precompress.mjs).
+# The release build (not ROOFLINE_PLAIN) adds size steps that leave the
+# shape of what wasm-bindgen and Leptos generate alone: wasm-opt -O2 with
+# --low-memory-unused and functions in gzip's order (gzip-order.mjs),
+# terser on the JS, the page's inline scripts minified (inline-js.mjs),
+# zopfli gzip copies (precompress.mjs). No step rewrites generated code
+# (issue #47 dropped the three that did: docs/build.md §2.1), so a
+# wasm-bindgen upgrade is a version change.
 # A plain build (scripts/build.sh --plain) runs wasm-opt -Oz as it comes
 # and none of these: it works the same, only bigger.
 set -euo pipefail
@@ -49,8 +48,6 @@ flock 9
 profile_flag=()
 [ "$profile" = release ] && profile_flag=(--release)
 export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="${CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS:-} -Clink-arg=--emit-relocs"
-# Release: rust-lld without wasm-streams' unused class exports (see the script).
-[ "$plain" = 1 ] || export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER="$PWD/scripts/build/link-wasm.sh"
 say "cargo build ($profile)"
 cargo build --target wasm32-unknown-unknown --bin roofline-lab --locked "${profile_flag[@]}"
 
@@ -70,16 +67,6 @@ shopt -u nullglob
 say "wasm-bindgen"
 wasm-bindgen --target web --keep-lld-exports --no-demangle --no-typescript \
   --out-name roofline-lab --out-dir "$work/pkg" "$work/split/roofline-lab.wasm"
-if [ "$plain" != 1 ]; then
-  # link-wasm.sh left wasm-streams' class exports out of the link; a glue
-  # that imports one of their constructors would call exports that are not there.
-  if grep -q 'new_with_into_underlying' "$work/pkg/roofline-lab.js"; then
-    say "the app now builds a wasm-streams stream: drop the export filter in scripts/build/link-wasm.sh"
-    exit 1
-  fi
-  # Their classes are still written into the glue: dead code, dropped.
-  node scripts/build/drop-stream-classes.mjs "$work/pkg/roofline-lab.js"
-fi
 cp "$work/split/__wasm_split.js" "${chunks[@]}" "$work/pkg/"
 # The page's side of offline use (registers sw.js once the page has drawn),
 # in the build's folder so that each build has its own.
@@ -90,10 +77,6 @@ cp web/offline.js "$work/pkg/"
 preloads=$(node scripts/build/chunk-deps.mjs "$work/split" src/chunks/chunks.json)
 link_files=$(node -e 'process.stdout.write(JSON.parse(process.argv[1]).link ?? "")' "$preloads")
 view_files=$(node -e 'process.stdout.write(JSON.stringify(JSON.parse(process.argv[1]).views))' "$preloads")
-if [ "$plain" != 1 ]; then
-  say "short import and export names"
-  node scripts/build/short-names.mjs "$work/pkg" roofline-lab
-fi
 
 # With names, for the bench's code-by-crate table (bench/wasm-code.mjs).
 mkdir -p "$work/named"

@@ -1,5 +1,5 @@
 // Reading (and writing the few pieces they rewrite of) a wasm module's
-// binary format, for the scripts that look inside one: scripts/build/short-names.mjs (renames imports and exports),
+// binary format, for the scripts that look inside one:
 // scripts/build/gzip-order.mjs (orders functions for gzip) and bench/wasm-code.mjs
 // (code size by crate), and the names tests/size-rules.mjs checks.
 
