@@ -34,9 +34,9 @@ impl Wiring {
     /// How it is said on the page.
     pub fn text(self) -> &'static str {
         match self {
-            Wiring::BidirectionalRing => "a bidirectional ring (both directions of a torus axis)",
-            Wiring::Ring => "a ring (one direction of one link per chip)",
-            Wiring::Switch => "a switch (each chip's whole port, one direction)",
+            Wiring::BidirectionalRing => "a bidirectional ring, both directions of a torus axis",
+            Wiring::Ring => "a ring, one direction of one link per chip",
+            Wiring::Switch => "a switch, each chip's whole port in one direction",
         }
     }
 }

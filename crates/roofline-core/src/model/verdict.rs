@@ -187,7 +187,7 @@ pub(super) fn link(run: &ModelRun, a: &ModelAnalysis, chip: &Chip) -> String {
         )
     } else {
         format!(
-            " {} of it is latency ({}).",
+            " {} of it is latency, at {}.",
             seconds(l.latency),
             l.model.latency_source
         )

@@ -244,7 +244,7 @@ pub(super) fn words(run: &ModelRun, a: &ModelAnalysis, chip: &Chip) -> Words {
             l.time,
             format::seconds(l.time),
             format!(
-                "L × 2 all-reduces of {tok}·D activations ({} each; each chip sends 2(n − 1)/n of it at {} over {}), {} of it latency. The step {}.",
+                "L × 2 all-reduces of {tok}·D activations, {} each: each chip sends 2(n − 1)/n of it at {} over {}. {} of it is latency. The step {}.",
                 format::bytes(l.array),
                 format::bandwidth(l.model.per_chip()),
                 l.model.wiring.text(),
