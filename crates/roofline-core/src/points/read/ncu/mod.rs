@@ -14,7 +14,16 @@
 //!   fp32, fp16) `add + mul + 2 × fma` thread instructions
 //!   (`smsp__sass_thread_inst_executed_op_{d,f,h}{add,mul,fma}_pred_on.sum`),
 //!   plus the tensor cores' operations (`sm__ops_path_tensor_src_*.sum`,
-//!   integer sources left out) when the export has them.
+//!   integer sources left out) when the export has them: a total and its
+//!   breakdown (`src_fp16` and `src_fp16_dst_fp32`, `src_fp8` and
+//!   `src_fp8_sparsity_off`) are counted once, as the total.
+//!
+//! The tensor metrics' names are those of Nsight Compute's own roofline
+//! section, `SpeedOfLight_HierarchicalTensorRooflineChart.section` (its
+//! `AchievedWork` per chip: `src_bf16_dst_fp32`, `src_fp16`,
+//! `src_fp8_sparsity_off` on Hopper, `src_*_sparsity_{off,on}` on Ampere
+//! and Ada, `src_fp4_fp6_fp8_dst_fp32` on Blackwell); they differ by chip,
+//! so the advice asks for them with one `regex:`.
 
 use std::collections::HashMap;
 
@@ -40,11 +49,17 @@ const BYTES_WRITE: &str = "dram__bytes_write.sum";
 const SASS: &str = "sass_thread_inst_executed_op_";
 /// The start of the tensor cores' per-source operation counts.
 const TENSOR: &str = "sm__ops_path_tensor_src_";
-/// The metrics to ask for, in messages.
-const ADVICE: &str = "profile with --metrics gpu__time_duration.sum,dram__bytes.sum,\
+/// The metrics to ask for, in messages: the time, the bytes, the fp32
+/// instruction counts and, by a `regex:` (the names differ by chip), every
+/// tensor-core operation count, without which a matmul's FLOPs are a few
+/// bookkeeping FMAs (a GEMM read at 0.26 FLOPs/byte).
+pub(in crate::points::read) const ADVICE: &str = "profile with ncu --csv --page raw --metrics \
+'gpu__time_duration.sum,dram__bytes.sum,\
 smsp__sass_thread_inst_executed_op_fadd_pred_on.sum,\
 smsp__sass_thread_inst_executed_op_fmul_pred_on.sum,\
-smsp__sass_thread_inst_executed_op_ffma_pred_on.sum (and the dadd/dmul/dfma, hadd/hmul/hfma ones for fp64, fp16)";
+smsp__sass_thread_inst_executed_op_ffma_pred_on.sum,\
+regex:^sm__ops_path_tensor_src_.*\\.sum$' (the last is the tensor cores' work, a matmul's FLOPs; \
+add the dadd/dmul/dfma, hadd/hmul/hfma counts for fp64, fp16)";
 /// The precisions counted: the letter in the metric names, a name, and the
 /// FLOPs of one add, mul and fma instruction, as Nsight Compute's roofline
 /// sections weigh them: an FMA is two operations, and the half-precision
@@ -499,6 +514,23 @@ fn source_type(rest: &str) -> Option<DType> {
     }
 }
 
+/// The source part of a tensor-core operation count's name
+/// (`bf16_dst_fp32` of `sm__ops_path_tensor_src_bf16_dst_fp32.sum`);
+/// `None` for other metrics, integer sources and rates (`.sum.per_second`).
+fn source(key: &str) -> Option<&str> {
+    let rest = key.strip_prefix(TENSOR)?.strip_suffix(".sum")?;
+    (!rest.contains("int") && !rest.contains('.')).then_some(rest)
+}
+
+/// Whether tensor source `rest` is a breakdown of source `total`: `total`
+/// narrowed by its destination or its sparsity (`fp16_dst_fp32` of `fp16`,
+/// `fp8_sparsity_off` of `fp8`), which Nsight Compute counts in `total`.
+/// Sources of several types (`fp4_fp6_fp8`) are not breakdowns of one.
+fn breaks_down(rest: &str, total: &str) -> bool {
+    rest.strip_prefix(total)
+        .is_some_and(|q| q.starts_with("_dst_") || q.starts_with("_sparsity_"))
+}
+
 /// A launch's FLOPs, bytes, seconds, what its FLOPs were counted from and
 /// the data type of its tensor work when that is most of them and all of
 /// one type; or why it cannot be read.
@@ -536,13 +568,15 @@ fn measure(l: &Launch) -> Result<(f64, f64, f64, Counted, Option<DType>), String
     // The tensor work's FLOPs, and its one type (`Some(None)` once two
     // types, or one without a peak, are seen).
     let (mut tensor, mut tensor_type) = (0.0, None);
+    let sources: Vec<&str> = l.metrics.iter().filter_map(|(k, _)| source(k)).collect();
     for (key, _) in &l.metrics {
-        let rest = key
-            .strip_prefix(TENSOR)
-            .and_then(|r| r.strip_suffix(".sum"));
-        let Some(rest) = rest.filter(|r| !r.contains("int") && !r.contains('.')) else {
+        let Some(rest) = source(key) else {
             continue;
         };
+        // A breakdown of a total also read is in that total.
+        if sources.iter().any(|s| breaks_down(rest, s)) {
+            continue;
+        }
         if let Ok(Some(v)) = get(l, key, Kind::Count) {
             flops += v;
             counted |= TENSOR_BIT;
@@ -594,7 +628,8 @@ fn note(counted: Counted) -> String {
     match (from.is_empty(), tensor) {
         (_, false) => format!(
             "FLOPs counted from {from} (an FMA as 2); tensor-core work is not counted: add the \
-             sm__ops_path_tensor_src_* metrics (--section SpeedOfLight_HierarchicalTensorRooflineChart)"
+             sm__ops_path_tensor_src_*.sum metrics (--metrics 'regex:^sm__ops_path_tensor_src_.*\\.sum$'), \
+             or a matmul is read far under its intensity"
         ),
         (true, true) => "FLOPs counted from tensor-core operations (sm__ops_path_tensor_src_*.sum)".into(),
         (false, true) => format!(

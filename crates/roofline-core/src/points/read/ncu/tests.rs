@@ -185,7 +185,7 @@ fn missing_metrics_are_named() {
         "{m}"
     );
     assert!(
-        m.contains("--metrics gpu__time_duration.sum,dram__bytes.sum,"),
+        m.contains("--metrics 'gpu__time_duration.sum,dram__bytes.sum,"),
         "{m}"
     );
 
@@ -343,4 +343,79 @@ fn tensor_work_of_one_type_gives_the_kernels_data_type() {
     assert_eq!(source_type("bf16_dst_fp32"), Some(DType::Bf16));
     assert_eq!(source_type("fp4_fp6_fp8_dst_fp16"), None);
     assert_eq!(source_type("fp16"), Some(DType::Fp16));
+}
+
+/// A bf16 GEMM (4096³) on an H100 as the advice's metrics give it: its
+/// FLOPs are the tensor cores' operations (2·4096³), not its few
+/// bookkeeping FMAs, which alone put it at 0.257 FLOPs/byte.
+#[test]
+fn the_advice_asks_for_the_tensor_work_a_gemm_is_read_by() {
+    let tensor_regex = "regex:^sm__ops_path_tensor_src_.*\\.sum$";
+    assert!(ADVICE.contains(tensor_regex), "{ADVICE}");
+    for m in [TIME, BYTES, FFMA] {
+        assert!(ADVICE.contains(m), "{m}");
+    }
+    // What the regex gives on Hopper (the names of Nsight Compute's
+    // tensor roofline section for GH100), integers and all.
+    let hopper = [
+        ("sm__ops_path_tensor_src_bf16_dst_fp32.sum", "137,438,953,472"),
+        ("sm__ops_path_tensor_src_fp16.sum", "0"),
+        ("sm__ops_path_tensor_src_fp8_sparsity_off.sum", "0"),
+        ("sm__ops_path_tensor_src_fp8_sparsity_on.sum", "0"),
+        ("sm__ops_path_tensor_src_tf32_dst_fp32.sum", "0"),
+        ("sm__ops_path_tensor_src_fp64.sum", "0"),
+        ("sm__ops_path_tensor_src_int8.sum", "99"),
+    ];
+    let bytes = 3.0 * 4096.0 * 4096.0 * 2.0;
+    let mut rows = vec![
+        ("0", "gemm", TIME, "usecond", "196.38"),
+        ("0", "gemm", BYTES, "byte", "100,663,296"),
+        ("0", "gemm", FFMA, "inst", "12,935,234"),
+    ];
+    // Without the tensor metrics: the bug's 0.257 FLOPs/byte.
+    let p = read(&long(&rows)).unwrap();
+    let k = &p.kernels[0];
+    assert!((k.flops / k.bytes - 0.257).abs() < 1e-3, "{}", k.flops / k.bytes);
+    assert!(p.notes[0].contains(tensor_regex), "{}", p.notes[0]);
+    for (m, v) in hopper {
+        assert!(m.starts_with("sm__ops_path_tensor_src_") && m.ends_with(".sum"));
+        rows.push(("0", "gemm", m, "", v));
+    }
+    let p = read(&long(&rows)).unwrap();
+    assert!(p.errors.is_empty(), "{:?}", p.errors);
+    let k = &p.kernels[0];
+    close(k.flops, 2.0 * 4096f64.powi(3) + 2.0 * 12_935_234.0);
+    assert!((k.flops / k.bytes - 1365.6).abs() < 0.1, "{}", k.flops / bytes);
+    assert_eq!(k.dtype, Some(DType::Bf16));
+}
+
+/// A total and its breakdown by destination or sparsity are counted once;
+/// sources of several types are counted beside single ones.
+#[test]
+fn tensor_totals_and_their_breakdowns_count_once() {
+    let t = |s: &str| format!("sm__ops_path_tensor_src_{s}.sum");
+    let names = [
+        (t("fp8"), "1,000"),
+        (t("fp8_sparsity_off"), "600"),
+        (t("fp8_sparsity_on"), "400"),
+        (t("fp16"), "500"),
+        (t("fp16_dst_fp32"), "500"),
+        (t("bf16_dst_fp32_sparsity_off"), "300"),
+        (t("bf16_dst_fp32_sparsity_on"), "100"),
+        (t("fp4_fp6_fp8_dst_fp32"), "50"),
+        (t("fp4_dst_fp32"), "70"),
+    ];
+    let mut rows = vec![
+        ("0", "k", TIME, "nsecond", "10"),
+        ("0", "k", BYTES, "byte", "100"),
+    ];
+    for (m, v) in &names {
+        rows.push(("0", "k", m.as_str(), "", v));
+    }
+    let p = read(&long(&rows)).unwrap();
+    assert!(p.errors.is_empty(), "{:?}", p.errors);
+    close(p.kernels[0].flops, 1000.0 + 500.0 + 400.0 + 50.0 + 70.0);
+    assert!(breaks_down("fp16_dst_fp32", "fp16"));
+    assert!(!breaks_down("fp4_fp6_fp8_dst_fp32", "fp4"));
+    assert!(!breaks_down("fp16", "fp16"));
 }
