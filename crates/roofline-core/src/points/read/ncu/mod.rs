@@ -201,6 +201,13 @@ pub(super) struct Rest {
     metric_columns: Vec<usize>,
     /// The fields of the line being read (kept to reuse its room).
     fields: Vec<(usize, usize)>,
+    /// The field separator: `,`, or `;` where the locale's decimal mark is
+    /// a comma and the export was written so.
+    sep: u8,
+    /// Whether a value read only with a decimal comma (`0,257`), and one
+    /// read only with a decimal point (`1,024.35`), were seen: the
+    /// export's way of writing decimals ([`Rest::decimal`]).
+    seen: [bool; 2],
 }
 
 /// Where the table of an Nsight Compute export starts in `text` (the byte
@@ -208,7 +215,7 @@ pub(super) struct Rest {
 pub(super) fn table_start(text: &str) -> usize {
     let mut at = 0;
     for line in text.split_inclusive('\n') {
-        if line.trim_start().starts_with("\"ID\",") {
+        if header_sep(line.trim_start()).is_some() {
             return at;
         }
         at += line.len();
@@ -216,20 +223,31 @@ pub(super) fn table_start(text: &str) -> usize {
     0
 }
 
+/// The separator of Nsight Compute's header line `line` (`"ID",` or
+/// `"ID";`); `None` when it is not one.
+fn header_sep(line: &str) -> Option<u8> {
+    let rest = line.strip_prefix("\"ID\"")?;
+    match rest.bytes().next() {
+        Some(b',') => Some(b','),
+        Some(b';') => Some(b';'),
+        _ => None,
+    }
+}
+
 /// Starts reading `text` when it is an Nsight Compute CSV export (a header
-/// line starting `"ID",` with a `Kernel Name` column, and either
+/// line starting `"ID",` (or `"ID";`) with a `Kernel Name` column, and either
 /// `Metric Name`/`Metric Value` columns or metric columns); `None` when it
 /// is not.
 pub(super) fn start(text: &str) -> Option<Rest> {
     let (mut at, mut line) = (0, 0);
-    let header = loop {
+    let (header, sep) = loop {
         let rest = text.get(at..).filter(|r| !r.is_empty())?;
         let end = rest.find('\n').map_or(rest.len(), |i| i + 1);
         at += end;
         line += 1;
         let l = rest[..end].trim();
-        if l.starts_with("\"ID\",") {
-            break split(l)?;
+        if let Some(sep) = header_sep(l) {
+            break (split(l, sep)?, sep);
         }
     };
     let col = |name: &str| header.iter().position(|h| h == name);
@@ -264,6 +282,8 @@ pub(super) fn start(text: &str) -> Option<Rest> {
         typed: false,
         noted: 0,
         fields: Vec::new(),
+        sep,
+        seen: [false; 2],
         metric_columns: (0..header.len())
             .filter(|&j| header.get(j).is_some_and(|h| wanted(h)))
             .collect(),
@@ -300,6 +320,7 @@ impl Rest {
                 });
             }
         }
+        let decimal = self.decimal();
         while let Some(l) = self.launches.get_mut(self.next) {
             if n >= steps {
                 return false;
@@ -308,7 +329,7 @@ impl Rest {
             let name = name(l, &self.shared);
             self.next += 1;
             let at = At::Line(l.line);
-            match measure(l) {
+            match measure(l, decimal) {
                 Ok((flops, bytes, time, counted, dtype)) => {
                     // A note for each way of counting, made once.
                     if self.noted & (1 << counted) == 0 {
@@ -351,6 +372,15 @@ impl Rest {
         self.gathered = true;
     }
 
+    /// How the export writes decimals: with a comma when a value reads
+    /// only so (`0,257`, `1.024,35`) and none only with a point.
+    fn decimal(&self) -> values::Decimal {
+        match self.seen {
+            [true, false] => values::Decimal::Comma,
+            _ => values::Decimal::Point,
+        }
+    }
+
     /// Takes line `n` (trimmed) into its launch; an error says why it is
     /// left out. Lines that are not quoted (the program's output) and
     /// repeated headers are skipped.
@@ -371,10 +401,11 @@ impl Rest {
         n: usize,
         fields: &mut Vec<(usize, usize)>,
     ) -> Result<(), &'static str> {
-        if !ranges(line, fields) {
+        if !ranges(line, self.sep, fields) {
             return Err("this line is cut off (a quote is not closed); it is left out");
         }
-        let field = |i: usize| fields.get(i).map(|&(a, b)| cell(line, a, b));
+        let sep = self.sep;
+        let field = |i: usize| fields.get(i).map(|&(a, b)| cell(line, a, b, sep));
         let (Some(kid), Some(kname)) = (field(self.id), field(self.name)) else {
             return Err("this line ends before the Kernel Name column; it is left out");
         };
@@ -389,11 +420,14 @@ impl Rest {
                 metric == "Duration" && self.section.and_then(field).is_some_and(|s| s == SOL);
             let key = if duration { SOL_TIME } else { &metric };
             if wanted(key) {
+                see(&mut self.seen, &value);
                 let i = self.launch(&kid, &kname, n);
                 self.launches[i].insert(key, &unit, &value);
             }
         } else if kid.is_empty() {
-            let units = fields.iter().map(|&(a, b)| cell(line, a, b).into_owned());
+            let units = fields
+                .iter()
+                .map(|&(a, b)| cell(line, a, b, sep).into_owned());
             self.units = Some(units.collect());
         } else if fields.len() < self.header.len() {
             return Err(
@@ -401,14 +435,18 @@ impl Rest {
             );
         } else {
             let i = self.launch(&kid, &kname, n);
+            let mut seen = self.seen;
             for &j in &self.metric_columns {
                 let (Some(h), Some(&(a, b))) = (self.header.get(j), fields.get(j)) else {
                     continue;
                 };
                 let unit = self.units.as_ref().and_then(|u| u.get(j));
                 let unit = unit.map_or("", String::as_str);
-                self.launches[i].insert(h, unit, &cell(line, a, b));
+                let value = cell(line, a, b, sep);
+                see(&mut seen, &value);
+                self.launches[i].insert(h, unit, &value);
             }
+            self.seen = seen;
         }
         Ok(())
     }
@@ -465,6 +503,16 @@ impl Launch {
     /// Metric `name`, when the export has it.
     fn metric(&self, name: &str) -> Option<&Metric> {
         self.metrics.iter().find(|(k, _)| k == name).map(|(_, m)| m)
+    }
+}
+
+/// Notes in `seen` ([`Rest`]'s) what value `v` shows of the export's
+/// decimals.
+fn see(seen: &mut [bool; 2], v: &str) {
+    match values::shows(v) {
+        Some(values::Decimal::Comma) => seen[0] = true,
+        Some(values::Decimal::Point) => seen[1] = true,
+        None => {}
     }
 }
 
@@ -534,7 +582,11 @@ fn breaks_down(rest: &str, total: &str) -> bool {
 /// A launch's FLOPs, bytes, seconds, what its FLOPs were counted from and
 /// the data type of its tensor work when that is most of them and all of
 /// one type; or why it cannot be read.
-fn measure(l: &Launch) -> Result<(f64, f64, f64, Counted, Option<DType>), String> {
+fn measure(
+    l: &Launch,
+    decimal: values::Decimal,
+) -> Result<(f64, f64, f64, Counted, Option<DType>), String> {
+    let get = |l: &Launch, name: &str, kind: Kind| get(l, name, kind, decimal);
     let mut missing = Vec::new();
     let time = match get(l, TIME, Kind::Time)? {
         Some(t) => Some(t),
