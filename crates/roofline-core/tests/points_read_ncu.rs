@@ -246,3 +246,22 @@ fn a_decimal_comma_raw_page_reads_as_the_point_one() {
     assert_eq!(b.kernels.len(), 1, "{:?}", b.errors);
     assert_eq!(a.kernels, b.kernels);
 }
+
+/// `ncu --print-summary per-kernel` is text, not CSV: the reading says so
+/// and gives the command that exports CSV, not that no column gives a
+/// time.
+#[test]
+fn the_printed_summary_asks_for_csv() {
+    let text = include_str!("../../../docs/measurements/ncu-summary.txt");
+    let r = read(text, &[]);
+    assert!(r.kernels.is_empty());
+    assert_eq!(r.errors.len(), 1, "{:?}", r.errors);
+    assert_eq!(r.errors[0].at, At::Input);
+    let m = &r.errors[0].message;
+    assert!(
+        m.starts_with("This is Nsight Compute's printed summary (--print-summary per-kernel)"),
+        "{m}"
+    );
+    assert!(m.contains("ncu --csv --page raw --metrics"), "{m}");
+    assert!(!m.contains("No column gives"), "{m}");
+}

@@ -691,9 +691,11 @@ fn note(counted: Counted) -> String {
 }
 
 mod fields;
+mod printed;
 mod values;
 
 use fields::{cell, ranges, split};
+pub(in crate::points::read) use printed::printed;
 use values::get;
 pub(in crate::points::read) use values::number;
 
