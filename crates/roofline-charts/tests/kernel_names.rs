@@ -8,13 +8,14 @@ use std::sync::Arc;
 use roofline_charts::{draw_roofline_points, roofline_for_chip, to_svg, PointMark, Theme};
 use roofline_core::{hardware::preset, DType, LevelKind};
 
-/// The example export's kernels as the reader names and measures them.
+/// The example export's kernels as the reader names (clipped to its 80
+/// characters) and measures them.
 fn example() -> Vec<PointMark> {
     let mark =
         |index: usize, label: &str, flops: f64, bytes: f64, time: f64, memory: bool| PointMark {
             intensity: flops / bytes,
             rate: flops / time,
-            label: Arc::from(label),
+            label: Arc::from(roofline_core::format::clip(label, 80)),
             index,
             memory,
             predicted: false,

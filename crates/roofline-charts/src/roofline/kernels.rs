@@ -66,23 +66,19 @@ pub(super) fn short_name(name: &str) -> String {
         }
         _ => (name, ""),
     };
-    // The argument list: from the `(` matching the last `)`.
+    // The argument list, whole or cut off by the reader's clipping: from
+    // the first `(` outside `<…>` with a name before it.
     let mut base = base;
-    if base.ends_with(')') {
-        let mut depth = 0i32;
-        for (i, c) in base.char_indices().rev() {
-            match c {
-                ')' => depth += 1,
-                '(' => depth -= 1,
-                _ => {}
-            }
-            if depth == 0 {
-                let head = base[..i].trim_end();
-                if !head.is_empty() {
-                    base = head;
-                }
+    let mut depth = 0i32;
+    for (i, c) in base.char_indices() {
+        match c {
+            '<' => depth += 1,
+            '>' => depth -= 1,
+            '(' if depth == 0 && !base[..i].trim().is_empty() => {
+                base = base[..i].trim_end();
                 break;
             }
+            _ => {}
         }
     }
     // The return type: what comes before the last space outside `<…>`.
@@ -146,6 +142,14 @@ mod tests {
             short_name("void matmul_bf16<128, 128, 64>(const __nv_bfloat16 *, int)"),
             "matmul_bf16<128, 128, 64…"
         );
+        // Clipped by the reader (80 characters) inside its argument list.
+        assert_eq!(
+            short_name(
+                "void matmul_bf16<128, 128, 64>(const __nv_bfloat16 *, const __nv_bfloat16 *, __n…"
+            ),
+            "matmul_bf16<128, 128, 64…"
+        );
+        assert_eq!(short_name("void k<(int)3>(int)"), "k<(int)3>");
         assert_eq!(short_name("fused_add #3"), "fused_add #3");
         assert_eq!(short_name("attention"), "attention");
         assert_eq!(short_name("(lambda)()"), "(lambda)");
