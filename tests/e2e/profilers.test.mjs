@@ -306,3 +306,73 @@ test('a large Nsight export pasted is taken a piece per task and read whole; a n
     await context.close();
   }
 });
+
+/** `text` (an Nsight Compute CSV) as printed where the decimal mark is a comma: `118.450,00`, `137.438.953.472`. */
+const commaLocale = (text) => text.split('\n').map((l) => (/^"\d+"/.test(l)
+  ? l.split('","').map((f) => (/^[\d.,]+$/.test(f) ? f.replace(/[.,]/g, (c) => (c === ',' ? '.' : ',')) : f)).join('","')
+  : l)).join('\n');
+
+test('Nsight Compute (#46): the printed summary asks for CSV, a decimal-comma export is read, the advice asks for the tensor work, and the chart names every kernel', async () => {
+  const { page, context, problems } = await openPage(browser, `${server.url}?v=1&chip=h200`);
+  try {
+    await waitForDraw(page, 'roofline-canvas');
+    await page.click('[data-testid="points-open"]');
+    await page.waitForSelector(input);
+    const errors = '[data-testid="points-errors"] li';
+    // `ncu --print-summary per-kernel` is text: the message gives the
+    // command that exports CSV, not "No column gives time".
+    await page.fill(input, doc('ncu-summary.txt'));
+    await page.waitForFunction((s) => document.querySelectorAll(s).length === 1, errors);
+    const summary = await page.textContent(errors);
+    assert.match(summary, /printed summary \(--print-summary per-kernel\)/);
+    assert.ok(summary.includes("ncu --csv --page raw --metrics 'gpu__time_duration.sum,"), summary);
+    assert.ok(!summary.includes('No column gives'), summary);
+
+    // The raw page in a decimal-comma locale: the same kernels.
+    const comma = commaLocale(doc('ncu-raw.csv'));
+    assert.ok(comma.includes('"118.450,00","196.380,00","137.438.953.472"'));
+    await pasteAndAdd(page, comma, 'Nsight Compute CSV (raw page)');
+    check(await rows(page), NCU, 'ncu raw, decimal comma');
+    // The chart names all three kernels, the two launches of one apart.
+    await waitForDraw(page, 'points-canvas');
+    const [dl] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="points-svg"]')]);
+    const svg = fs.readFileSync(await dl.path(), 'utf8');
+    for (const name of ['matmul_bf16&lt;128, 128, 64', 'rmsnorm_pass&lt;float&gt; #1', 'rmsnorm_pass&lt;float&gt; #2']) {
+      assert.equal(svg.split(name).length - 1, 1, `'${name}' named once on the saved chart`);
+    }
+
+    // A GEMM with its FMAs alone reads at 0.257 FLOPs/byte: the note and a
+    // kernel missing its time ask for the tensor cores' operations.
+    const tensor = "regex:^sm__ops_path_tensor_src_.*\\.sum$";
+    const head = '"ID","Kernel Name","Section Name","Metric Name","Metric Unit","Metric Value"';
+    const line = (id, k, m, u, v) => `"${id}","${k}","Command line profiler metrics","${m}","${u}","${v}"`;
+    const gemm = [
+      head,
+      line(0, 'gemm', 'gpu__time_duration.sum', 'usecond', '196.38'),
+      line(0, 'gemm', 'dram__bytes.sum', 'byte', '100,663,296'),
+      line(0, 'gemm', 'smsp__sass_thread_inst_executed_op_ffma_pred_on.sum', 'inst', '12,935,234'),
+      line(1, 'untimed', 'dram__bytes.sum', 'byte', '100'),
+      line(1, 'untimed', 'smsp__sass_thread_inst_executed_op_ffma_pred_on.sum', 'inst', '100'),
+    ];
+    await page.fill(input, gemm.join('\n'));
+    await page.waitForFunction((s) => document.querySelectorAll(s).length === 1, errors);
+    const missing = await page.textContent(errors);
+    assert.ok(missing.includes(tensor), missing);
+    await page.click('[data-testid="points-apply"]');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="point-row"]').length === 1);
+    assert.ok((await page.textContent('[data-testid="points-notes"]')).includes(tensor));
+    let [row] = await rows(page);
+    assert.ok(Math.abs(row.flops / row.bytes - 0.257) < 1e-3, `FMAs alone: ${row.flops / row.bytes}`);
+    // With the tensor metric the advice asks for: 2·4096³ more FLOPs.
+    gemm.splice(4, 0, line(0, 'gemm', 'sm__ops_path_tensor_src_bf16_dst_fp32.sum', '', '137,438,953,472'));
+    await page.fill(input, gemm.join('\n'));
+    await page.waitForFunction((s) => document.querySelectorAll(s).length === 1, errors);
+    await page.click('[data-testid="points-apply"]');
+    await page.waitForFunction(() => Number(document.querySelector('[data-testid="point-row"]')?.dataset.flops) > 1e11);
+    [row] = await rows(page);
+    assert.ok(Math.abs(row.flops / row.bytes - 1365.6) < 0.1, `with the tensor work: ${row.flops / row.bytes}`);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});

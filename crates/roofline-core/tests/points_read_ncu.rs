@@ -182,3 +182,86 @@ fn an_export_read_as_a_plain_table_starts_at_its_header_and_maps_by_hand() {
     q.more(RAW, usize::MAX);
     assert_eq!(q.into_reading(), r);
 }
+
+/// The raw page as Nsight Compute writes it where the decimal mark is a
+/// comma (`118.450,00`, `137.438.953.472`), each field quoted and
+/// comma-separated.
+fn comma_locale(text: &str) -> String {
+    let swap = |f: &str| {
+        if !f.is_empty()
+            && f.bytes()
+                .all(|b| b.is_ascii_digit() || b == b',' || b == b'.')
+        {
+            f.chars()
+                .map(|c| match c {
+                    ',' => '.',
+                    '.' => ',',
+                    c => c,
+                })
+                .collect()
+        } else {
+            f.to_string()
+        }
+    };
+    text.lines()
+        .map(|l| {
+            match l
+                .strip_prefix("\"0\"")
+                .or(l.strip_prefix("\"1\""))
+                .or(l.strip_prefix("\"2\""))
+            {
+                Some(_) => l.split("\",\"").map(swap).collect::<Vec<_>>().join("\",\""),
+                None => l.to_string(),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Read by the Nsight Compute reader and as a plain table (its units
+/// row's path), a decimal-comma export gives the kernels the
+/// decimal-point one gives.
+#[test]
+fn a_decimal_comma_raw_page_reads_as_the_point_one() {
+    use roofline_core::points::read::start_as;
+    use roofline_core::points::Field;
+    let comma = comma_locale(RAW);
+    assert!(
+        comma.contains("\"118.450,00\",\"196.380,00\",\"137.438.953.472\""),
+        "{comma}"
+    );
+    let (a, b) = (read(RAW, &[]), read(&comma, &[]));
+    assert!(b.errors.is_empty(), "{:?}", b.errors);
+    assert_eq!(a.kernels, b.kernels);
+    let mapping = [(
+        "sm__ops_path_tensor_src_bf16_dst_fp32.sum".to_string(),
+        Field::Flops,
+    )];
+    let plain = |t: &str| {
+        let mut p = start_as(t, &mapping, usize::MAX, true);
+        p.more(t, usize::MAX);
+        p.into_reading()
+    };
+    let (a, b) = (plain(RAW), plain(&comma));
+    assert_eq!(b.kernels.len(), 1, "{:?}", b.errors);
+    assert_eq!(a.kernels, b.kernels);
+}
+
+/// `ncu --print-summary per-kernel` is text, not CSV: the reading says so
+/// and gives the command that exports CSV, not that no column gives a
+/// time.
+#[test]
+fn the_printed_summary_asks_for_csv() {
+    let text = include_str!("../../../docs/measurements/ncu-summary.txt");
+    let r = read(text, &[]);
+    assert!(r.kernels.is_empty());
+    assert_eq!(r.errors.len(), 1, "{:?}", r.errors);
+    assert_eq!(r.errors[0].at, At::Input);
+    let m = &r.errors[0].message;
+    assert!(
+        m.starts_with("This is Nsight Compute's printed summary (--print-summary per-kernel)"),
+        "{m}"
+    );
+    assert!(m.contains("ncu --csv --page raw --metrics"), "{m}");
+    assert!(!m.contains("No column gives"), "{m}");
+}

@@ -256,7 +256,10 @@ fn every_example_file_reads_the_same_in_slices() {
         }
         let text = std::fs::read_to_string(&path).unwrap();
         let whole = read(&text, &[]);
-        assert!(!whole.kernels.is_empty(), "{}", path.display());
+        // Every example has kernels, but for Nsight Compute's printed
+        // summary, which is answered with how to export CSV.
+        let refused = whole.errors.iter().any(|e| e.at == At::Input);
+        assert!(!whole.kernels.is_empty() || refused, "{}", path.display());
         for steps in [&[1][..], &[2, 7], &[4096]] {
             assert_eq!(in_slices(&text, 0, steps).0, whole, "{}", path.display());
         }

@@ -136,10 +136,15 @@ pub(super) fn value(cell: Cell<'_>, col: &mut Col, kind: Kind) -> Result<Option<
                 }
             },
             Err(Problem::NotANumber) => return Err(format!("{label} is not a number{}", quoted(s))),
-            // An export that writes thousands separators (Nsight
-            // Compute's, read as a plain table): `2,147,483,648`.
-            Err(Problem::Comma) if col.thousands && super::ncu::number(s).is_ok() => {
-                (super::ncu::number(s).unwrap_or_default(), None)
+            // An export that writes thousands separators or a decimal
+            // comma (Nsight Compute's, read as a plain table, in its
+            // locale): `2,147,483,648`, `0,257`, `1.024,35`,
+            // `2.147.483.648`; a value that reads both ways (`2,048`) is
+            // read with a decimal point.
+            Err(Problem::Comma | Problem::UnknownUnit(_))
+                if col.thousands && super::ncu::number(s, Default::default()).is_ok() =>
+            {
+                (super::ncu::number(s, Default::default()).unwrap_or_default(), None)
             }
             Err(Problem::Comma) => {
                 return Err(format!(

@@ -251,6 +251,14 @@ pub fn start_as(text: &str, mapping: &[Choice], rows: usize, plain: bool) -> Pro
             rest: rest.map(Rest::Profiler),
         };
     }
+    // Nsight Compute's printed text (its summary, its report without
+    // --csv) is no table: the message says how to export one.
+    if let Some(message) = (!plain).then(|| ncu::printed(body)).flatten() {
+        return done(Reading {
+            errors: vec![input_error(message)],
+            ..Reading::default()
+        });
+    }
     // Read as a plain table, a profiler's export starts at its header:
     // the lines before it (`==PROF==`) are the profiler's own.
     let table = if plain { ncu::table_start(body) } else { 0 };

@@ -14,7 +14,16 @@
 //!   fp32, fp16) `add + mul + 2 × fma` thread instructions
 //!   (`smsp__sass_thread_inst_executed_op_{d,f,h}{add,mul,fma}_pred_on.sum`),
 //!   plus the tensor cores' operations (`sm__ops_path_tensor_src_*.sum`,
-//!   integer sources left out) when the export has them.
+//!   integer sources left out) when the export has them: a total and its
+//!   breakdown (`src_fp16` and `src_fp16_dst_fp32`, `src_fp8` and
+//!   `src_fp8_sparsity_off`) are counted once, as the total.
+//!
+//! The tensor metrics' names are those of Nsight Compute's own roofline
+//! section, `SpeedOfLight_HierarchicalTensorRooflineChart.section` (its
+//! `AchievedWork` per chip: `src_bf16_dst_fp32`, `src_fp16`,
+//! `src_fp8_sparsity_off` on Hopper, `src_*_sparsity_{off,on}` on Ampere
+//! and Ada, `src_fp4_fp6_fp8_dst_fp32` on Blackwell); they differ by chip,
+//! so the advice asks for them with one `regex:`.
 
 use std::collections::HashMap;
 
@@ -40,11 +49,17 @@ const BYTES_WRITE: &str = "dram__bytes_write.sum";
 const SASS: &str = "sass_thread_inst_executed_op_";
 /// The start of the tensor cores' per-source operation counts.
 const TENSOR: &str = "sm__ops_path_tensor_src_";
-/// The metrics to ask for, in messages.
-const ADVICE: &str = "profile with --metrics gpu__time_duration.sum,dram__bytes.sum,\
+/// The metrics to ask for, in messages: the time, the bytes, the fp32
+/// instruction counts and, by a `regex:` (the names differ by chip), every
+/// tensor-core operation count, without which a matmul's FLOPs are a few
+/// bookkeeping FMAs (a GEMM read at 0.26 FLOPs/byte).
+pub(in crate::points::read) const ADVICE: &str = "profile with ncu --csv --page raw --metrics \
+'gpu__time_duration.sum,dram__bytes.sum,\
 smsp__sass_thread_inst_executed_op_fadd_pred_on.sum,\
 smsp__sass_thread_inst_executed_op_fmul_pred_on.sum,\
-smsp__sass_thread_inst_executed_op_ffma_pred_on.sum (and the dadd/dmul/dfma, hadd/hmul/hfma ones for fp64, fp16)";
+smsp__sass_thread_inst_executed_op_ffma_pred_on.sum,\
+regex:^sm__ops_path_tensor_src_.*\\.sum$' (the last is the tensor cores' work, a matmul's FLOPs; \
+add the dadd/dmul/dfma, hadd/hmul/hfma counts for fp64, fp16)";
 /// The precisions counted: the letter in the metric names, a name, and the
 /// FLOPs of one add, mul and fma instruction, as Nsight Compute's roofline
 /// sections weigh them: an FMA is two operations, and the half-precision
@@ -186,6 +201,13 @@ pub(super) struct Rest {
     metric_columns: Vec<usize>,
     /// The fields of the line being read (kept to reuse its room).
     fields: Vec<(usize, usize)>,
+    /// The field separator: `,`, or `;` where the locale's decimal mark is
+    /// a comma and the export was written so.
+    sep: u8,
+    /// Whether a value read only with a decimal comma (`0,257`), and one
+    /// read only with a decimal point (`1,024.35`), were seen: the
+    /// export's way of writing decimals ([`Rest::decimal`]).
+    seen: [bool; 2],
 }
 
 /// Where the table of an Nsight Compute export starts in `text` (the byte
@@ -193,7 +215,7 @@ pub(super) struct Rest {
 pub(super) fn table_start(text: &str) -> usize {
     let mut at = 0;
     for line in text.split_inclusive('\n') {
-        if line.trim_start().starts_with("\"ID\",") {
+        if header_sep(line.trim_start()).is_some() {
             return at;
         }
         at += line.len();
@@ -201,20 +223,31 @@ pub(super) fn table_start(text: &str) -> usize {
     0
 }
 
+/// The separator of Nsight Compute's header line `line` (`"ID",` or
+/// `"ID";`); `None` when it is not one.
+fn header_sep(line: &str) -> Option<u8> {
+    let rest = line.strip_prefix("\"ID\"")?;
+    match rest.bytes().next() {
+        Some(b',') => Some(b','),
+        Some(b';') => Some(b';'),
+        _ => None,
+    }
+}
+
 /// Starts reading `text` when it is an Nsight Compute CSV export (a header
-/// line starting `"ID",` with a `Kernel Name` column, and either
+/// line starting `"ID",` (or `"ID";`) with a `Kernel Name` column, and either
 /// `Metric Name`/`Metric Value` columns or metric columns); `None` when it
 /// is not.
 pub(super) fn start(text: &str) -> Option<Rest> {
     let (mut at, mut line) = (0, 0);
-    let header = loop {
+    let (header, sep) = loop {
         let rest = text.get(at..).filter(|r| !r.is_empty())?;
         let end = rest.find('\n').map_or(rest.len(), |i| i + 1);
         at += end;
         line += 1;
         let l = rest[..end].trim();
-        if l.starts_with("\"ID\",") {
-            break split(l)?;
+        if let Some(sep) = header_sep(l) {
+            break (split(l, sep)?, sep);
         }
     };
     let col = |name: &str| header.iter().position(|h| h == name);
@@ -249,6 +282,8 @@ pub(super) fn start(text: &str) -> Option<Rest> {
         typed: false,
         noted: 0,
         fields: Vec::new(),
+        sep,
+        seen: [false; 2],
         metric_columns: (0..header.len())
             .filter(|&j| header.get(j).is_some_and(|h| wanted(h)))
             .collect(),
@@ -285,6 +320,7 @@ impl Rest {
                 });
             }
         }
+        let decimal = self.decimal();
         while let Some(l) = self.launches.get_mut(self.next) {
             if n >= steps {
                 return false;
@@ -293,7 +329,7 @@ impl Rest {
             let name = name(l, &self.shared);
             self.next += 1;
             let at = At::Line(l.line);
-            match measure(l) {
+            match measure(l, decimal) {
                 Ok((flops, bytes, time, counted, dtype)) => {
                     // A note for each way of counting, made once.
                     if self.noted & (1 << counted) == 0 {
@@ -336,6 +372,15 @@ impl Rest {
         self.gathered = true;
     }
 
+    /// How the export writes decimals: with a comma when a value reads
+    /// only so (`0,257`, `1.024,35`) and none only with a point.
+    fn decimal(&self) -> values::Decimal {
+        match self.seen {
+            [true, false] => values::Decimal::Comma,
+            _ => values::Decimal::Point,
+        }
+    }
+
     /// Takes line `n` (trimmed) into its launch; an error says why it is
     /// left out. Lines that are not quoted (the program's output) and
     /// repeated headers are skipped.
@@ -356,10 +401,11 @@ impl Rest {
         n: usize,
         fields: &mut Vec<(usize, usize)>,
     ) -> Result<(), &'static str> {
-        if !ranges(line, fields) {
+        if !ranges(line, self.sep, fields) {
             return Err("this line is cut off (a quote is not closed); it is left out");
         }
-        let field = |i: usize| fields.get(i).map(|&(a, b)| cell(line, a, b));
+        let sep = self.sep;
+        let field = |i: usize| fields.get(i).map(|&(a, b)| cell(line, a, b, sep));
         let (Some(kid), Some(kname)) = (field(self.id), field(self.name)) else {
             return Err("this line ends before the Kernel Name column; it is left out");
         };
@@ -374,11 +420,14 @@ impl Rest {
                 metric == "Duration" && self.section.and_then(field).is_some_and(|s| s == SOL);
             let key = if duration { SOL_TIME } else { &metric };
             if wanted(key) {
+                see(&mut self.seen, &value);
                 let i = self.launch(&kid, &kname, n);
                 self.launches[i].insert(key, &unit, &value);
             }
         } else if kid.is_empty() {
-            let units = fields.iter().map(|&(a, b)| cell(line, a, b).into_owned());
+            let units = fields
+                .iter()
+                .map(|&(a, b)| cell(line, a, b, sep).into_owned());
             self.units = Some(units.collect());
         } else if fields.len() < self.header.len() {
             return Err(
@@ -386,14 +435,18 @@ impl Rest {
             );
         } else {
             let i = self.launch(&kid, &kname, n);
+            let mut seen = self.seen;
             for &j in &self.metric_columns {
                 let (Some(h), Some(&(a, b))) = (self.header.get(j), fields.get(j)) else {
                     continue;
                 };
                 let unit = self.units.as_ref().and_then(|u| u.get(j));
                 let unit = unit.map_or("", String::as_str);
-                self.launches[i].insert(h, unit, &cell(line, a, b));
+                let value = cell(line, a, b, sep);
+                see(&mut seen, &value);
+                self.launches[i].insert(h, unit, &value);
             }
+            self.seen = seen;
         }
         Ok(())
     }
@@ -453,6 +506,16 @@ impl Launch {
     }
 }
 
+/// Notes in `seen` ([`Rest`]'s) what value `v` shows of the export's
+/// decimals.
+fn see(seen: &mut [bool; 2], v: &str) {
+    match values::shows(v) {
+        Some(values::Decimal::Comma) => seen[0] = true,
+        Some(values::Decimal::Point) => seen[1] = true,
+        None => {}
+    }
+}
+
 /// A launch's name: a name shared by several IDs (as the app shows it,
 /// clipped; `shared` counts them) gets ` #ID`, kept whole when the app
 /// clips the name.
@@ -499,10 +562,31 @@ fn source_type(rest: &str) -> Option<DType> {
     }
 }
 
+/// The source part of a tensor-core operation count's name
+/// (`bf16_dst_fp32` of `sm__ops_path_tensor_src_bf16_dst_fp32.sum`);
+/// `None` for other metrics, integer sources and rates (`.sum.per_second`).
+fn source(key: &str) -> Option<&str> {
+    let rest = key.strip_prefix(TENSOR)?.strip_suffix(".sum")?;
+    (!rest.contains("int") && !rest.contains('.')).then_some(rest)
+}
+
+/// Whether tensor source `rest` is a breakdown of source `total`: `total`
+/// narrowed by its destination or its sparsity (`fp16_dst_fp32` of `fp16`,
+/// `fp8_sparsity_off` of `fp8`), which Nsight Compute counts in `total`.
+/// Sources of several types (`fp4_fp6_fp8`) are not breakdowns of one.
+fn breaks_down(rest: &str, total: &str) -> bool {
+    rest.strip_prefix(total)
+        .is_some_and(|q| q.starts_with("_dst_") || q.starts_with("_sparsity_"))
+}
+
 /// A launch's FLOPs, bytes, seconds, what its FLOPs were counted from and
 /// the data type of its tensor work when that is most of them and all of
 /// one type; or why it cannot be read.
-fn measure(l: &Launch) -> Result<(f64, f64, f64, Counted, Option<DType>), String> {
+fn measure(
+    l: &Launch,
+    decimal: values::Decimal,
+) -> Result<(f64, f64, f64, Counted, Option<DType>), String> {
+    let get = |l: &Launch, name: &str, kind: Kind| get(l, name, kind, decimal);
     let mut missing = Vec::new();
     let time = match get(l, TIME, Kind::Time)? {
         Some(t) => Some(t),
@@ -536,13 +620,15 @@ fn measure(l: &Launch) -> Result<(f64, f64, f64, Counted, Option<DType>), String
     // The tensor work's FLOPs, and its one type (`Some(None)` once two
     // types, or one without a peak, are seen).
     let (mut tensor, mut tensor_type) = (0.0, None);
+    let sources: Vec<&str> = l.metrics.iter().filter_map(|(k, _)| source(k)).collect();
     for (key, _) in &l.metrics {
-        let rest = key
-            .strip_prefix(TENSOR)
-            .and_then(|r| r.strip_suffix(".sum"));
-        let Some(rest) = rest.filter(|r| !r.contains("int") && !r.contains('.')) else {
+        let Some(rest) = source(key) else {
             continue;
         };
+        // A breakdown of a total also read is in that total.
+        if sources.iter().any(|s| breaks_down(rest, s)) {
+            continue;
+        }
         if let Ok(Some(v)) = get(l, key, Kind::Count) {
             flops += v;
             counted |= TENSOR_BIT;
@@ -594,7 +680,8 @@ fn note(counted: Counted) -> String {
     match (from.is_empty(), tensor) {
         (_, false) => format!(
             "FLOPs counted from {from} (an FMA as 2); tensor-core work is not counted: add the \
-             sm__ops_path_tensor_src_* metrics (--section SpeedOfLight_HierarchicalTensorRooflineChart)"
+             sm__ops_path_tensor_src_*.sum metrics (--metrics 'regex:^sm__ops_path_tensor_src_.*\\.sum$'), \
+             or a matmul is read far under its intensity"
         ),
         (true, true) => "FLOPs counted from tensor-core operations (sm__ops_path_tensor_src_*.sum)".into(),
         (false, true) => format!(
@@ -604,9 +691,11 @@ fn note(counted: Counted) -> String {
 }
 
 mod fields;
+mod printed;
 mod values;
 
 use fields::{cell, ranges, split};
+pub(in crate::points::read) use printed::printed;
 use values::get;
 pub(in crate::points::read) use values::number;
 
