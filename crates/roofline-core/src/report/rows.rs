@@ -156,9 +156,13 @@ pub fn rows(a: &Analysis, critical: Option<(&str, &CriticalSize)>) -> Vec<Result
         ),
         row(
             "attained-flops",
-            "Attained FLOPs/s",
+            if a.compute_dtype.is_integer() {
+                "Attained OPs/s"
+            } else {
+                "Attained FLOPs/s"
+            },
             Some(a.attained),
-            format::flops_rate(a.attained),
+            format::rate(a.attained, a.compute_dtype),
             "FLOPs ÷ lower bound, which equals min(peak, intensity × bandwidth).".to_string(),
         ),
         row(
@@ -231,7 +235,7 @@ pub fn matrix_comparison_row(a: &Analysis, dtype: crate::DType, matrix_peak: f64
         format::intensity(c),
         format!(
             "The {dtype} peak of the matrix unit ({}) ÷ {level} bandwidth: what the chapter compares the dot product with. Against it too the operation is {verdict}; the vector unit's lower peak, above, is where it really runs.",
-            format::flops_rate(matrix_peak)
+            format::rate(matrix_peak, dtype)
         ),
     )
 }
@@ -250,8 +254,8 @@ pub fn sparse_note(chip: &crate::Chip, a: &Analysis) -> Option<String> {
         "{} {}: {} dense, used here (the sheet’s {} is with sparsity). Critical intensity: {}, not {}.",
         chip.name,
         a.compute_dtype,
-        format::flops_rate(p.dense),
-        format::flops_rate(sparse),
+        format::rate(p.dense, a.compute_dtype),
+        format::rate(sparse, a.compute_dtype),
         format::intensity(p.dense / a.bandwidth),
         format::intensity(sparse / a.bandwidth),
     ))
