@@ -89,6 +89,10 @@ impl Control {
     }
 }
 
+/// A step's words: its paragraphs from the evaluated state, the controls'
+/// values and the roofline's axes.
+type Words = fn(&CalcView, &[f64], ChartScale) -> Result<Vec<String>, CoreError>;
+
 /// One step of the Learn page.
 pub struct Step {
     /// The step's title.
@@ -103,7 +107,7 @@ pub struct Step {
     build: fn(&[f64]) -> Result<CalcState, CoreError>,
     /// The paragraphs, worded from the evaluated state, the values and the
     /// roofline's axes (linear only where [`Step::axes_switch`] offers it).
-    words: fn(&CalcView, &[f64], ChartScale) -> Result<Vec<String>, CoreError>,
+    words: Words,
 }
 
 impl Step {
