@@ -368,3 +368,13 @@ fn int8_rates_read_in_ops() {
     let t = text(2, &[3]);
     assert!(t.contains("394 TOP/s") && !t.contains("394 TFLOP/s"), "{t}");
 }
+
+/// Step 4 with a batch too large for VMEM: streamed from HBM the matmul
+/// is read against HBM's line, and the words say whether it binds from the
+/// two intensities (at B = 16384 it does not: 1820 > 240).
+#[test]
+fn step_4_streamed_from_hbm_follows_the_intensities() {
+    let t = text(4, &[1, option(4, 1, 16384.0)]);
+    assert!(!t.contains("HBM’s line would bind"), "{t}");
+    assert!(t.contains("it would still be compute-bound"), "{t}");
+}

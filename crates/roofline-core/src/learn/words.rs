@@ -219,8 +219,27 @@ fn fit_note(v: &CalcView, a: &Analysis, chip: &crate::Chip) -> String {
         return String::new();
     }
     let x = size(v, "B") * size(v, "D") * 2.0;
+    // Streamed from HBM, the operation is read against HBM's line: say
+    // whether that line binds, from the two intensities.
+    let hbm = chip
+        .bandwidth(LevelKind::Hbm)
+        .map(|bw| a.peak / bw)
+        .unwrap_or(f64::NAN);
+    let streamed = if a.intensity > hbm {
+        format!(
+            "at an intensity of {} against HBM’s critical {} it would still be compute-bound",
+            format::intensity(a.intensity),
+            format::intensity(hbm)
+        )
+    } else {
+        format!(
+            "at an intensity of {} against HBM’s critical {}, HBM’s line would bind",
+            format::intensity(a.intensity),
+            format::intensity(hbm)
+        )
+    };
     format!(
-        " But X, Y and Z take {} together (X alone {} at B = {}), more than {}’s {}: they cannot all sit in {} at once, so this case leaves the step’s assumption behind. A real kernel would stream X through {} from HBM, and HBM’s line would bind.",
+        " But X, Y and Z take {} together (X alone {} at B = {}), more than {}’s {}: they cannot all sit in {} at once, so this case leaves the step’s assumption behind. A real kernel would stream X through {} from HBM, and {streamed}.",
         format::bytes(a.bytes),
         format::bytes(x),
         n(size(v, "B")),
@@ -442,9 +461,10 @@ pub(super) fn network_words(
             format::flops_rate(na.peak),
             format::bandwidth(na.bandwidth),
             format::intensity(na.critical_intensity),
-            match na.regime {
-                Regime::Compute => "So the math takes longer than the send: the link is not the bottleneck.",
-                Regime::Bandwidth => "So the send takes longer than the math: the link is the bottleneck.",
+            match (na.regime, na.binding) {
+                (Regime::Compute, _) => "So the math takes longer than the send: the link is not the bottleneck.",
+                (Regime::Bandwidth, crate::network::NetBinding::Link) => "So the send takes longer than the math: the link is the bottleneck.",
+                (Regime::Bandwidth, _) => "So the send takes longer than the math, though the link is not the slowest of the three times below.",
             },
             when(&na.shard_dim, &na.threshold),
         ),
