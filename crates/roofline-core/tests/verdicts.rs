@@ -39,6 +39,11 @@ fn a_split_operation_has_one_verdict() {
         n.binding
     );
     assert!(WHOLE_ON_ONE_CHIP.starts_with("The whole operation on one chip"));
+    // In "How it is computed" too, each unsplit step says what it is.
+    let steps = v.derivation();
+    let regime = steps.iter().find(|s| s.title.ends_with("Regime")).unwrap();
+    assert_eq!(regime.title, "Unsplit, on one chip: Regime");
+    assert!(steps.iter().any(|s| s.title == "Network: T_math per chip"));
     assert!(per_chip_heading(2, "ICI").starts_with("Per chip"));
 }
 

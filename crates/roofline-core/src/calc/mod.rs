@@ -243,6 +243,11 @@ impl CalcView {
         };
         let mut steps = report::derivation(s, a);
         if let Some(n) = &self.network {
+            // Split over chips, the steps above are the operation unsplit:
+            // each says so, and the per-chip steps below decide.
+            for st in &mut steps {
+                st.title = format!("Unsplit, on one chip: {}", st.title);
+            }
             steps.extend(report::network_steps(s, n));
         }
         steps
