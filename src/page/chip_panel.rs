@@ -82,9 +82,10 @@ pub fn ChipPanel(
                     <p class="field-note" data-testid="peak-note">
                         {move || view.with(|v| v.peak_note.clone().unwrap_or_default())}
                     </p>
+                    // The sparse headline's question, only where a sheet has one.
+                    {why_list(explain::CHIP)}
                 },
             )}
-            {why_list(explain::CHIP)}
             <details
                 class="chip-numbers"
                 on:toggle=move |ev| {

@@ -29,6 +29,7 @@ pub fn Results(
     // An owned key: a memo of `Option<String>` shares its code with the others.
     let regime_key =
         Memo::new(move |_| results.with(|v| v.regime.as_ref().map(|r| r.0.to_string())));
+    let split = Memo::new(move |_| results.with(|v| v.network.is_some()));
     let regime_text = move || results.with(|v| v.regime.as_ref().map(|r| r.1.clone()));
     view! {
         <section class="panel" aria-labelledby="results-title">
@@ -37,8 +38,14 @@ pub fn Results(
                 stale,
                 || view! { <p class="stale" role="status">"A field above is invalid: these are the last valid results."</p> },
             )}
+            // Split over chips, these results are the operation unsplit: a
+            // label, and no verdict (the per-chip section gives the one).
             {shown(
-                Memo::new(move |_| regime_key.with(Option::is_some)),
+                split,
+                || view! { <h3 data-testid="results-whole">{roofline_core::calc::WHOLE_ON_ONE_CHIP}</h3> },
+            )}
+            {shown(
+                Memo::new(move |_| regime_key.with(Option::is_some) && !split.get()),
                 move || view! {
                     <p
                         class=move || format!("regime regime-{}", regime_key.get().unwrap_or_default())
@@ -53,10 +60,7 @@ pub fn Results(
                 <tbody>{rows_view(results, main_rows)}</tbody>
             </table>
             {why_list(explain::RESULTS)}
-            {shown(
-                Memo::new(move |_| results.with(|v| v.network.is_some())),
-                move || view! { <NetworkResults results=results /> },
-            )}
+            {shown(split, move || view! { <NetworkResults results=results /> })}
         </section>
     }
 }

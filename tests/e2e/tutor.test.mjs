@@ -121,7 +121,9 @@ test('every Learn step states its sizes, names its roof, and keeps one number fo
     await page.waitForFunction(() => document.querySelector('[data-testid="learn-step"]').textContent.includes('a bf16 output Z'));
     const six = await words();
     assert.match(six, /int8 weights, int8 activations and a bf16 output Z/);
-    assert.match(six, /Why above the all-bf16 one/);
+    // Above the all-bf16 batch, and why: the words follow the two numbers.
+    assert.match(six, /the critical batch is above the all-bf16 one/);
+    assert.match(six, /291\.5 ÷ 272\.2 = 1\.07: a little more than the shortcut, because the bf16 output Z still takes 2 bytes per element/);
     // Step 4 at the largest batch says X, Y and Z no longer fit in VMEM.
     await page.click('[data-testid="learn-goto-4"]');
     await page.waitForSelector('[data-testid="learn-step"][data-step="4"]');

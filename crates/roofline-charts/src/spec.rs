@@ -18,10 +18,21 @@ pub fn roofline_for_view(v: &CalcView, log: bool) -> Result<RooflineChart, Strin
             .unwrap_or_else(|| "Nothing to draw yet.".to_string()));
     };
     let levels = v.lines();
-    let marker = Some((
-        format!("this operation: {}", format::intensity(a.intensity)),
-        a.intensity,
-    ));
+    // Split over chips, each chip's own memory sees its share: the marker
+    // is its FLOPs over the bytes it moves (the per-chip results' numbers).
+    let marker = Some(match &v.network {
+        Some(n) => {
+            let i = n.flops_per_chip / n.memory_bytes;
+            (
+                format!("this operation per chip: {}", format::intensity(i)),
+                i,
+            )
+        }
+        None => (
+            format!("this operation: {}", format::intensity(a.intensity)),
+            a.intensity,
+        ),
+    });
     // The roof is the peak of the unit the math runs on.
     let mut chart =
         roofline_under(&s.chip, a.roof(), a.peak, &levels, marker).map_err(|e| e.to_string())?;

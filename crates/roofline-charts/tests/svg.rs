@@ -1,6 +1,7 @@
 //! The roofline chart drawn natively into SVG: labels, ticks and geometry.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+use plotters::style::RGBColor;
 use roofline_charts::{draw_roofline, roofline_for_chip, to_svg, Theme};
 use roofline_core::{hardware::preset, DType, LevelKind};
 
@@ -161,7 +162,8 @@ fn linear_axes_start_at_zero_and_show_every_bend() {
 }
 
 /// Across chips the link is a third line, with its own bend at peak ÷ link
-/// bandwidth and a marker at the network intensity in its colour.
+/// bandwidth and a marker at the network intensity, in the markers' own
+/// colour (not the link's: it read as the bend's dotted drop).
 #[test]
 fn network_line_bends_at_its_critical_intensity() {
     let mut spec = v5e_spec();
@@ -180,7 +182,7 @@ fn network_line_bends_at_its_critical_intensity() {
         "the range shows the link's bend"
     );
     let theme = Theme::light();
-    assert_eq!(spec.marker_color(net, &theme), theme.lines[2]);
+    assert_eq!(spec.marker_color(net, &theme), theme.marker);
     let svg = to_svg(900, 560, |root| {
         draw_roofline(root, &spec, &theme, 1.0).map(|_| ())
     })
@@ -423,4 +425,47 @@ fn a_roof_above_the_peak_keeps_off_the_bend_label() {
         roof < top - 1.0 || roof > bottom + 1.0,
         "the fp8 roof (y = {roof}) runs through the bend's label ({top:.1} to {bottom:.1})"
     );
+}
+
+/// Issue #46, item 11: the operation's vertical line has a colour of its
+/// own, unlike every line's (and so every bend's) in both schemes, and its
+/// name is written at the line, as well as in the legend.
+#[test]
+fn the_operations_line_has_its_own_colour_and_a_label_at_it() {
+    for theme in [Theme::light(), Theme::dark()] {
+        let mut spec = roofline_for_chip(
+            &preset("v5e").unwrap(),
+            DType::Bf16,
+            &[LevelKind::Hbm, LevelKind::Vmem],
+            Some(("this operation: 410 FLOPs/byte".into(), 410.0)),
+        )
+        .unwrap();
+        spec.add_network("ici", "ICI", 4.5e10, 2048.0);
+        for (i, _) in spec.lines.iter().enumerate() {
+            for m in &spec.markers {
+                assert_ne!(spec.marker_color(m, &theme), spec.line_color(i, &theme));
+            }
+        }
+        let svg = to_svg(900, 560, |root| {
+            draw_roofline(root, &spec, &theme, 1.0).map(|_| ())
+        })
+        .unwrap();
+        let texts: Vec<&str> = svg.split("<text").skip(1).collect();
+        for name in ["this operation", "network intensity"] {
+            // The legend's entry carries the number; the label at the line
+            // is the name alone, in the marker's colour.
+            let at_line: Vec<&&str> = texts
+                .iter()
+                .filter(|t| t.contains(&format!("\n{name}\n")))
+                .collect();
+            assert_eq!(at_line.len(), 1, "{name} is written at its line once");
+            let RGBColor(r, g, b) = theme.marker;
+            let colour = format!("#{r:02X}{g:02X}{b:02X}");
+            assert!(
+                at_line[0].to_uppercase().contains(&colour),
+                "{name} in the marker's colour: {}",
+                at_line[0]
+            );
+        }
+    }
 }

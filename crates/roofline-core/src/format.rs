@@ -146,6 +146,17 @@ pub fn flops_rate(x: f64) -> String {
     si(x, "FLOP/s")
 }
 
+/// A rate of the math in data type `d`: `394 TOP/s` for an integer type,
+/// whose operations are not floating-point (the book's OPs/s), else
+/// [`flops_rate`] (`197 TFLOP/s`).
+pub fn rate(x: f64, d: crate::DType) -> String {
+    if d.is_integer() {
+        si(x, "OP/s")
+    } else {
+        flops_rate(x)
+    }
+}
+
 /// A count of operations (`8.59 GFLOP`).
 pub fn flops(x: f64) -> String {
     if x.is_finite() && x.abs() < 1000.0 {
@@ -233,6 +244,13 @@ mod tests {
         assert_eq!(bytes(512.0), "512 bytes");
         assert_eq!(bytes(8_388_608.0), "8.39 MB");
         assert_eq!(flops_rate(999_999.0), "1 MFLOP/s");
+    }
+
+    #[test]
+    fn integer_math_is_counted_in_ops() {
+        assert_eq!(rate(3.94e14, crate::DType::Int8), "394 TOP/s");
+        assert_eq!(rate(3.94e14, crate::DType::Int4), "394 TOP/s");
+        assert_eq!(rate(1.97e14, crate::DType::Bf16), "197 TFLOP/s");
     }
 
     #[test]

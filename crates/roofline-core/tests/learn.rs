@@ -199,7 +199,13 @@ fn step_6_flops_stay_bytes_change() {
 fn step_7_small_d_needs_a_larger_batch_or_never_gets_there() {
     // The approximation: 2B > 240 ↔ B > 120.
     let t = text(7, &[option(7, 0, 1024.0)]);
-    assert!(t.contains(&format!("B > {}", format::sig(V5E_BF16 / V5E_HBM / 2.0, 4))));
+    assert!(
+        t.contains(&format!(
+            "= {}: that is what it promises",
+            format::sig(V5E_BF16 / V5E_HBM / 2.0, 4)
+        )),
+        "{t}"
+    );
     // Exact, int8 weights: 2BDF/peak = (2BD + DF + 2BF)/bw.
     let exact = |d: f64| (d * d / V5E_HBM) / (2.0 * d * d / V5E_BF16 - 4.0 * d / V5E_HBM);
     let (small, big) = (exact(1024.0), exact(4096.0));
@@ -244,4 +250,132 @@ fn step_8_network_threshold_is_n_times_4378() {
     assert!(t.contains("B = 256, D = 16384, F = 4096 and N = 4"), "{t}");
     assert!(!t.contains("e4"), "one number format: {t}");
     assert_eq!(v.state.chips, 4);
+}
+
+/// Issue #46, item 7: the decode step grows with B (the KV read), and the
+/// words say so with the times they show; nothing says it "hardly grows".
+#[test]
+fn step_9_says_the_step_grows_with_its_own_numbers() {
+    let p = 8_030_257_152.0;
+    let kv = |b: f64| b * 2048.0 * 131_072.0 / V5E_HBM;
+    let step = |b: f64| kv(b) + (2.0 * b * p / V5E_BF16).max(p / V5E_HBM);
+    for b in [16.0, 64.0] {
+        let t = text(9, &[option(9, 0, b), option(9, 1, 1.0)]);
+        assert!(!t.contains("hardly grows"), "{t}");
+        assert!(!t.contains("almost free"), "{t}");
+        assert!(
+            t.contains(&format!(
+                "the step grows from {} to {}",
+                format::seconds(step(1.0)),
+                format::seconds(step(b))
+            )),
+            "{t}"
+        );
+        assert!(
+            t.contains(&format!(
+                "the KV read grows with B, from {} to {}",
+                format::seconds(kv(1.0)),
+                format::seconds(kv(b))
+            )),
+            "{t}"
+        );
+    }
+}
+
+/// Issue #46, item 8: with int8 math the sentence about the critical
+/// batch against the all-bf16 one follows the two numbers shown: above or
+/// below, and the exact ratio of the two.
+#[test]
+fn step_6_int8_math_words_follow_the_critical_batches() {
+    let base = match step_view(6, &[0, 0]).unwrap().view.critical.unwrap().1 {
+        CriticalSize::At { size, .. } => size,
+        other => panic!("{other:?}"),
+    };
+    for w in 0..3 {
+        let v = step_view(6, &[w, 1]).unwrap();
+        let now = match v.view.critical.as_ref().unwrap().1 {
+            CriticalSize::At { size, .. } => size,
+            ref other => panic!("{other:?}"),
+        };
+        let t = v.paragraphs.join("\n");
+        assert!(!t.contains("a little further"), "{t}");
+        let side = if now > base { "above" } else { "below" };
+        assert!(
+            t.contains(&format!("the critical batch is {side} the all-bf16 one")),
+            "{t}"
+        );
+        assert!(
+            t.contains(&format!(
+                "{} ÷ {} = {}",
+                format::count(now),
+                format::count(base),
+                format::sig(now / base, 3)
+            )),
+            "{t}"
+        );
+    }
+    // bf16 weights, int8 math: twice the all-bf16 batch, not "a little".
+    let t = text(6, &[0, 1]);
+    assert!(t.contains("2 × 1 = 2"), "{t}");
+}
+
+/// Issue #46, item 12: step 7 names the chip, its peak, its bandwidth and
+/// the critical intensity that its promise divides.
+#[test]
+fn step_7_names_where_its_promise_comes_from() {
+    let t = text(7, &[option(7, 0, 1024.0)]);
+    let c = V5E_BF16 / V5E_HBM;
+    assert!(t.contains("TPU v5e"), "{t}");
+    assert!(t.contains(&format::flops_rate(V5E_BF16)), "{t}");
+    assert!(t.contains(&format::bandwidth(V5E_HBM)), "{t}");
+    assert!(
+        t.contains(&format!(
+            "B > {} ÷ 2 = {}",
+            format::sig(c, 4),
+            format::sig(c / 2.0, 4)
+        )),
+        "{t}"
+    );
+}
+
+/// Issue #46, item 12: step 3's words follow the axes shown, and its
+/// calculator link keeps them.
+#[test]
+fn step_3_words_follow_the_axes() {
+    use roofline_core::learn::step_view_on;
+    use roofline_core::ChartScale;
+    let log = step_view_on(3, &[2], ChartScale::Log).unwrap();
+    assert!(log.paragraphs.join(" ").contains("axes are logarithmic"));
+    let lin = step_view_on(3, &[2], ChartScale::Linear).unwrap();
+    let t = lin.paragraphs.join(" ");
+    assert!(!t.contains("logarithmic"), "{t}");
+    assert!(t.contains("axes are linear"), "{t}");
+    assert_eq!(lin.state.roofline_scale, ChartScale::Linear);
+    // A step without the switch stays on log axes.
+    let one = step_view_on(1, &[0], ChartScale::Linear).unwrap();
+    assert_eq!(one.state.roofline_scale, ChartScale::Log);
+}
+
+/// Issue #46, item 12: an integer type's rate is in OP/s, never FLOP/s.
+#[test]
+fn int8_rates_read_in_ops() {
+    let t = text(6, &[1, 1]);
+    assert!(
+        t.contains(&format!("{} in int8", format::rate(V5E_INT8, DType::Int8))),
+        "{t}"
+    );
+    assert!(t.contains("394 TOP/s"), "{t}");
+    assert!(!t.contains("394 TFLOP/s"), "{t}");
+    let t = text(2, &[3]);
+    assert!(t.contains("394 TOP/s") && !t.contains("394 TFLOP/s"), "{t}");
+}
+
+/// Step 4 with a batch too large for VMEM: streamed from HBM the matmul
+/// is read against HBM's line, and the words say whether it binds from the
+/// two intensities (at B = 16384 it does not: 1820 > 240).
+#[test]
+fn step_4_streamed_from_hbm_follows_the_intensities() {
+    let t = text(4, &[1, option(4, 1, 16384.0)]);
+    assert!(!t.contains("HBM’s line would bind"), "{t}");
+    assert!(t.contains("it would still be compute-bound"), "{t}");
 }

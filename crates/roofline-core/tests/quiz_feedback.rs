@@ -104,7 +104,7 @@ fn the_seed_learners_two_b_squared_is_answered_not_refused() {
     // Bytes cut to DF: the intensity grows with B, B should cancel.
     has(
         &wrong(&b, "2BDF/(BD+DF+BF)"),
-        &["grows with B", "B cancels"],
+        &["grows with B", "B cancels", "DF where BDF belongs"],
     );
 }
 
@@ -396,4 +396,25 @@ fn every_hint_and_note_is_written_out() {
             );
         }
     }
+}
+
+/// Issue #46, item 10: q4(b) typed with the right operations over the
+/// wrong bytes (DF for BF) is told the operations are right and which
+/// byte term slipped; the wrong operations over the right bytes are told
+/// the reverse.
+#[test]
+fn q4b_tells_a_byte_slip_from_an_operations_slip() {
+    let p = part("q4", "b");
+    assert!(q("q4").setup.contains("int8"), "{}", q("q4").setup);
+    let h = wrong(&p, "2BDF/(BD+BDF+DF)");
+    has(&h, &["on top, 2BDF, are right", "DF where BF belongs"]);
+    assert!(!h.contains("OPs are"), "{h}");
+    let h = wrong(&p, "2BDF/(BD+BDF)");
+    has(&h, &["are right", "BF is missing"]);
+    let h = wrong(&p, "2BDF/(2BD+2BDF+2BF)");
+    has(&h, &["are right", "2 times the expected"]);
+    let h = wrong(&p, "2*B^2*D*F/(BD+BDF+BF)");
+    has(&h, &["bytes underneath are right", "operations on top"]);
+    // The right answer, its terms in any order, still passes.
+    assert!(check(&p, "2BDF/(BF+BDF+BD)").is_right());
 }

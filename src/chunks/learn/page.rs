@@ -5,8 +5,9 @@
 use crate::chunks::answer_style::ANSWER_STYLE;
 use leptos::prelude::*;
 use roofline_charts::{batch_for, roofline_for_view};
-use roofline_core::learn::{step as step_def, step_view, ControlKind, Figure, StepView, STEPS};
+use roofline_core::learn::{step as step_def, step_view_on, ControlKind, Figure, StepView, STEPS};
 use roofline_core::pages::{AppState, View};
+use roofline_core::state::ChartScale;
 use roofline_core::url::encode;
 
 use crate::chunks::learn::figure::{LearnChart, LearnFigure};
@@ -46,7 +47,12 @@ pub fn LearnPage(
                 .get(n.saturating_sub(1) as usize)
                 .cloned()
                 .unwrap_or_default();
-            step_view(n, &mine).map_err(|e| e.to_string())
+            let scale = if log.get() {
+                ChartScale::Log
+            } else {
+                ChartScale::Linear
+            };
+            step_view_on(n, &mine, scale).map_err(|e| e.to_string())
         })
     });
     let chart = Memo::new(move |_| -> Result<LearnChart, String> {

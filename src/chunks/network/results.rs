@@ -22,7 +22,7 @@ pub fn network_results(results: Memo<Arc<CalcView>>) -> impl IntoView {
         move || net.with(|n| n.as_ref().as_ref().map(f).unwrap_or_default())
     };
     view! {
-        <h3>{text(|n| format!("Network roofline: {} chips over {}", n.analysis.chips, n.analysis.link))}</h3>
+        <h3 data-testid="results-per-chip">{text(|n| roofline_core::calc::per_chip_heading(n.analysis.chips, &n.analysis.link.to_string()))}</h3>
         <p data-testid="result-net-regime" data-value=text(|n| n.analysis.regime.key().to_string())>
             {text(|n| n.regime.clone())}
         </p>

@@ -166,13 +166,11 @@ impl RooflineChart {
         }
     }
 
-    /// The colour of `marker`: its line's when it is read against one line,
-    /// else the operation's own.
-    pub fn marker_color(&self, marker: &OpMarker, theme: &Theme) -> RGBColor {
-        match marker.on.as_slice() {
-            [i] => self.line_color(*i, theme),
-            _ => theme.marker,
-        }
+    /// The colour of `marker`: the operation's own, whatever line it is
+    /// read against (in a line's colour it read as that line's bend, a
+    /// few pixels from the bend's own dotted drop).
+    pub fn marker_color(&self, _marker: &OpMarker, theme: &Theme) -> RGBColor {
+        theme.marker
     }
 
     /// The lines `marker` is read against, with their indices.

@@ -150,6 +150,27 @@ pub(super) fn labels<DB: DrawingBackend>(
             ((left + d, roof + d / 2), HPos::Left, VPos::Top),
         ],
     )?;
+    // Each marker's name at its line, in its colour: near the line's foot
+    // on either side, else higher up.
+    let (ylo, yhi) = pen.y;
+    for &m in markers {
+        if m.intensity < xlo || m.intensity > xhi {
+            continue;
+        }
+        let name = m.label.split(':').next().unwrap_or(&m.label);
+        let (x, bottom) = at(m.intensity, ylo);
+        let (_, top) = at(m.intensity, yhi);
+        let spots: Vec<_> = (0..4)
+            .flat_map(|k| {
+                let y = bottom - d - k * (bottom - top) / 4;
+                [
+                    ((x + d, y), HPos::Left, VPos::Bottom),
+                    ((x - d, y), HPos::Right, VPos::Bottom),
+                ]
+            })
+            .collect();
+        labels.place_or_cross(name, &pen.text(11.0, chart.marker_color(m, theme)), &spots)?;
+    }
     // The other roofs' labels, on their lines at either end; where the
     // whole label does not fit (a phone), its short one (`fp8 peak`).
     labels.drop_lines(roof_lines.len());

@@ -29,6 +29,16 @@ pub use network_view::{network_view, NetworkView};
 
 pub use chip_fields::chip_fields;
 
+/// Over the results when the operation is split over chips: they are the
+/// operation unsplit, and the one verdict is the per-chip section's.
+pub const WHOLE_ON_ONE_CHIP: &str =
+    "The whole operation on one chip, before the split (no verdict: the split decides, below)";
+
+/// The per-chip section's heading: `Per chip: 2 chips over ICI`.
+pub fn per_chip_heading(chips: u32, link: &str) -> String {
+    format!("Per chip: the operation split over {chips} chips, linked by {link}")
+}
+
 use crate::analysis::{analyze, Analysis, CriticalSize, Scenario};
 use crate::hardware::{preset, Chip};
 use crate::network::NetworkAnalysis;
@@ -233,6 +243,11 @@ impl CalcView {
         };
         let mut steps = report::derivation(s, a);
         if let Some(n) = &self.network {
+            // Split over chips, the steps above are the operation unsplit:
+            // each says so, and the per-chip steps below decide.
+            for st in &mut steps {
+                st.title = format!("Unsplit, on one chip: {}", st.title);
+            }
             steps.extend(report::network_steps(s, n));
         }
         steps

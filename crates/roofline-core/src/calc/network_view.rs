@@ -105,12 +105,17 @@ pub fn network_view(n: NetworkAnalysis) -> NetworkView {
             &format!("Above it each chip's math takes longer than its send, so the link hides behind the math; below it the link is the slower. It depends on {d}, not on B."),
         ),
     ];
+    // The link against the math only: a comparison, not a verdict (the
+    // binding, with the memory too, is the one verdict).
     let regime = format!(
-        "{} over {}: intensity {} against {}.",
-        n.regime.label(),
+        "Over {}: network intensity {} against its critical {}, so {}.",
         n.link,
         format::intensity(n.intensity),
-        format::intensity(n.critical_intensity)
+        format::intensity(n.critical_intensity),
+        match n.regime {
+            crate::analysis::Regime::Compute => "each chip's math takes longer than its send",
+            crate::analysis::Regime::Bandwidth => "each chip's send takes longer than its math",
+        }
     );
     let (slowest, first, second) = match n.binding {
         crate::network::NetBinding::Link => (
@@ -126,7 +131,7 @@ pub fn network_view(n: NetworkAnalysis) -> NetworkView {
         }
     };
     let binding = format!(
-        "Per chip, {slowest} is the slowest: {}, against {} for {} and {} for {}.",
+        "Per chip, {slowest} is the slowest: {}, against {} for {} and {} for {}. The split operation is bound by {slowest}.",
         format::seconds(n.t_lower),
         format::seconds(first.1),
         first.0,

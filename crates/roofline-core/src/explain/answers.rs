@@ -25,7 +25,7 @@ pub fn answer(key: &str) -> &'static [&'static str] {
         ],
         "marks" => &[
             "The shading maps the regimes: an operation whose intensity falls in a region is bound as the legend under the chart says.",
-            "The dashed vertical line is your operation (an algorithm, not the chip), with a dot where it meets each line and the throughput it attains there. With two or more chips a second dashed line, in the link's colour, is its network intensity. The dotted drops, in each line's colour, mark where that line bends.",
+            "The dashed vertical line is your operation (an algorithm, not the chip), with a dot where it meets each line and the throughput it attains there. With two or more chips a second dashed line, named at the line, is its network intensity. The dotted drops, in each line's colour, mark where that line bends.",
         ],
         "lower-bound" => &[
             "A chip can move bytes and compute at the same time. At best the two overlap completely, and the operation then lasts as long as the slower of them: it cannot finish before its last byte has arrived, nor before its last FLOP is done. So max(T_math, T_comms) is the least time it can take, and T_math + T_comms, with no overlap at all, the most.",

@@ -17,7 +17,7 @@ mod words;
 pub use progress::{LearnProgress, LEARN_PROGRESS_KEY};
 
 use crate::calc::{evaluate, CalcInput, CalcView};
-use crate::state::CalcState;
+use crate::state::{CalcState, ChartScale};
 use crate::CoreError;
 
 /// How many steps the Learn page has (links accept `step=1` to this).
@@ -89,6 +89,10 @@ impl Control {
     }
 }
 
+/// A step's words: its paragraphs from the evaluated state, the controls'
+/// values and the roofline's axes.
+type Words = fn(&CalcView, &[f64], ChartScale) -> Result<Vec<String>, CoreError>;
+
 /// One step of the Learn page.
 pub struct Step {
     /// The step's title.
@@ -101,8 +105,9 @@ pub struct Step {
     pub axes_switch: bool,
     /// The calculator state for the controls' values (one per control).
     build: fn(&[f64]) -> Result<CalcState, CoreError>,
-    /// The paragraphs, worded from the evaluated state and the values.
-    words: fn(&CalcView, &[f64]) -> Result<Vec<String>, CoreError>,
+    /// The paragraphs, worded from the evaluated state, the values and the
+    /// roofline's axes (linear only where [`Step::axes_switch`] offers it).
+    words: Words,
 }
 
 impl Step {
@@ -154,15 +159,34 @@ pub fn step(number: u32) -> Option<&'static Step> {
 }
 
 /// Builds step `number` (from 1) for `choices` (an option index per
-/// control). Errors name what could not be computed.
+/// control), on the chapter's log axes. Errors name what could not be
+/// computed.
 pub fn step_view(number: u32, choices: &[usize]) -> Result<StepView, CoreError> {
+    step_view_on(number, choices, ChartScale::Log)
+}
+
+/// [`step_view`] with the roofline on `scale`: a step that offers the
+/// "Log axes" switch words its figure for the axes shown, and its state
+/// (the link "Open in the calculator" opens) keeps them; the other steps
+/// stay on log axes.
+pub fn step_view_on(
+    number: u32,
+    choices: &[usize],
+    scale: ChartScale,
+) -> Result<StepView, CoreError> {
     let s = step(number).ok_or_else(|| {
         CoreError::Invalid(format!(
             "there is no step {number}; steps run from 1 to {STEP_COUNT}"
         ))
     })?;
     let values = s.values(choices);
-    let state = (s.build)(&values)?;
+    let scale = if s.axes_switch {
+        scale
+    } else {
+        ChartScale::Log
+    };
+    let mut state = (s.build)(&values)?;
+    state.roofline_scale = scale;
     let view = evaluate(&CalcInput::from_state(&state));
     if view.analysis.is_none() {
         return Err(CoreError::Invalid(
@@ -171,7 +195,7 @@ pub fn step_view(number: u32, choices: &[usize]) -> Result<StepView, CoreError> 
                 .unwrap_or_else(|| format!("step {number} has no result")),
         ));
     }
-    let paragraphs = (s.words)(&view, &values)?;
+    let paragraphs = (s.words)(&view, &values, scale)?;
     Ok(StepView {
         number,
         title: s.title,

@@ -7,6 +7,7 @@ use crate::calc::{evaluate, CalcInput, CalcView};
 use crate::format;
 use crate::op::{Operation, Shortcut};
 use crate::report::critical_text;
+use crate::state::ChartScale;
 use crate::{CoreError, DType, LevelKind};
 
 pub(super) fn analysis(v: &CalcView) -> Result<&Analysis, CoreError> {
@@ -38,7 +39,7 @@ fn regime_clause(r: Regime) -> &'static str {
     }
 }
 
-pub(super) fn time_words(v: &CalcView, _: &[f64]) -> Result<Vec<String>, CoreError> {
+pub(super) fn time_words(v: &CalcView, _: &[f64], _: ChartScale) -> Result<Vec<String>, CoreError> {
     let a = analysis(v)?;
     let bigger = if a.t_math > a.t_comms {
         "T_math"
@@ -55,7 +56,7 @@ pub(super) fn time_words(v: &CalcView, _: &[f64]) -> Result<Vec<String>, CoreErr
             format::flops(a.flops),
             format::bytes(a.bytes),
             chip_name(v),
-            format::flops_rate(a.peak),
+            format::rate(a.peak, a.compute_dtype),
             a.compute_dtype,
             format::bandwidth(a.bandwidth),
             a.level_name,
@@ -72,7 +73,11 @@ pub(super) fn time_words(v: &CalcView, _: &[f64]) -> Result<Vec<String>, CoreErr
     ])
 }
 
-pub(super) fn intensity_words(v: &CalcView, values: &[f64]) -> Result<Vec<String>, CoreError> {
+pub(super) fn intensity_words(
+    v: &CalcView,
+    values: &[f64],
+    _: ChartScale,
+) -> Result<Vec<String>, CoreError> {
     let a = analysis(v)?;
     let relation = if a.intensity > a.critical_intensity {
         ">"
@@ -86,7 +91,7 @@ pub(super) fn intensity_words(v: &CalcView, values: &[f64]) -> Result<Vec<String
             format::flops(a.flops),
             format::bytes(a.bytes),
             format::intensity(a.intensity),
-            format::flops_rate(a.peak),
+            format::rate(a.peak, a.compute_dtype),
             crate::report::roof_name(a),
             format::bandwidth(a.bandwidth),
             a.level_name,
@@ -97,7 +102,7 @@ pub(super) fn intensity_words(v: &CalcView, values: &[f64]) -> Result<Vec<String
             format::intensity(a.intensity),
             format::intensity(a.critical_intensity),
             regime_clause(a.regime),
-            format::flops_rate(a.attained),
+            format::rate(a.attained, a.compute_dtype),
         ),
         match values[0] as u32 {
             0 if a.unit != crate::ComputeUnit::Vector => "The dot product uses each number it reads in one multiply-add: its intensity stays below 1 however long the vectors are.".to_string(),
@@ -117,8 +122,8 @@ pub(super) fn intensity_words(v: &CalcView, values: &[f64]) -> Result<Vec<String
                 )
             }
             3 => format!(
-                "The batched matmul has a matrix of its own for every example, so nothing read is shared across the batch: about 2 FLOPs per weight byte whatever B is. It is all int8, so its roof is the int8 peak, {}, and its critical intensity {}: twice the bf16 one, and even further out of reach.",
-                format::flops_rate(a.peak),
+                "The batched matmul has a matrix of its own for every example, so nothing read is shared across the batch: about 2 operations per weight byte whatever B is. It is all int8, so its roof is the int8 peak, {}, and its critical intensity {}: twice the bf16 one, and even further out of reach.",
+                format::rate(a.peak, a.compute_dtype),
                 format::intensity(a.critical_intensity),
             ),
             _ => match &a.approx {
@@ -133,7 +138,11 @@ pub(super) fn intensity_words(v: &CalcView, values: &[f64]) -> Result<Vec<String
     ])
 }
 
-pub(super) fn reading_words(v: &CalcView, _: &[f64]) -> Result<Vec<String>, CoreError> {
+pub(super) fn reading_words(
+    v: &CalcView,
+    _: &[f64],
+    scale: ChartScale,
+) -> Result<Vec<String>, CoreError> {
     let a = analysis(v)?;
     Ok(vec![
         "The figure plots the FLOP/s an operation can attain (up) against its arithmetic intensity (across). Under one bandwidth, an operation of intensity I can attain at most I × bandwidth: the sloped line. It can never beat the chip’s peak: the flat roof. The lower of the two is the roofline.".to_string(),
@@ -146,11 +155,19 @@ pub(super) fn reading_words(v: &CalcView, _: &[f64]) -> Result<Vec<String>, Core
             format::intensity(a.intensity),
             a.regime.label(),
         ),
-        "Move the bandwidth: the line shifts up, its bend moves left, and the roof stays where it is. The axes are logarithmic, so a line never reaches zero and every bandwidth is a line of the same slope; untick “Log axes” to see the lines start at the origin, with the bandwidth as their slope.".to_string(),
+        match scale {
+            ChartScale::Log => "Move the bandwidth: the line shifts up, its bend moves left, and the roof stays where it is. The axes are logarithmic, so a line never reaches zero and every bandwidth is a line of the same slope; untick “Log axes” to see the lines start at the origin, with the bandwidth as their slope.",
+            ChartScale::Linear => "Move the bandwidth: the line turns steeper, its bend moves left, and the roof stays where it is. The axes are linear, so every line starts at the origin with the bandwidth as its slope; tick “Log axes” for the chapter’s log-log figure, where every bandwidth is a line of the same slope shifted up or down.",
+        }
+        .to_string(),
     ])
 }
 
-pub(super) fn levels_words(v: &CalcView, _: &[f64]) -> Result<Vec<String>, CoreError> {
+pub(super) fn levels_words(
+    v: &CalcView,
+    _: &[f64],
+    _: ChartScale,
+) -> Result<Vec<String>, CoreError> {
     let a = analysis(v)?;
     let chip = v
         .chip
@@ -170,7 +187,7 @@ pub(super) fn levels_words(v: &CalcView, _: &[f64]) -> Result<Vec<String>, CoreE
             format::intensity(c_hbm),
             format::bandwidth(vmem),
             format::intensity(c_vmem),
-            format::flops_rate(a.peak),
+            format::rate(a.peak, a.compute_dtype),
         ),
         format!(
             "With the weights in {} and B = {} (all bf16, D = F = 4096), the matmul’s intensity is {} against {}’s critical intensity {}: it is {}.{}",
@@ -202,8 +219,27 @@ fn fit_note(v: &CalcView, a: &Analysis, chip: &crate::Chip) -> String {
         return String::new();
     }
     let x = size(v, "B") * size(v, "D") * 2.0;
+    // Streamed from HBM, the operation is read against HBM's line: say
+    // whether that line binds, from the two intensities.
+    let hbm = chip
+        .bandwidth(LevelKind::Hbm)
+        .map(|bw| a.peak / bw)
+        .unwrap_or(f64::NAN);
+    let streamed = if a.intensity > hbm {
+        format!(
+            "at an intensity of {} against HBM’s critical {} it would still be compute-bound",
+            format::intensity(a.intensity),
+            format::intensity(hbm)
+        )
+    } else {
+        format!(
+            "at an intensity of {} against HBM’s critical {}, HBM’s line would bind",
+            format::intensity(a.intensity),
+            format::intensity(hbm)
+        )
+    };
     format!(
-        " But X, Y and Z take {} together (X alone {} at B = {}), more than {}’s {}: they cannot all sit in {} at once, so this case leaves the step’s assumption behind. A real kernel would stream X through {} from HBM, and HBM’s line would bind.",
+        " But X, Y and Z take {} together (X alone {} at B = {}), more than {}’s {}: they cannot all sit in {} at once, so this case leaves the step’s assumption behind. A real kernel would stream X through {} from HBM, and {streamed}.",
         format::bytes(a.bytes),
         format::bytes(x),
         n(size(v, "B")),
@@ -214,7 +250,11 @@ fn fit_note(v: &CalcView, a: &Analysis, chip: &crate::Chip) -> String {
     )
 }
 
-pub(super) fn batch_words(v: &CalcView, values: &[f64]) -> Result<Vec<String>, CoreError> {
+pub(super) fn batch_words(
+    v: &CalcView,
+    values: &[f64],
+    _: ChartScale,
+) -> Result<Vec<String>, CoreError> {
     let a = analysis(v)?;
     let b = size(v, "B");
     let critical = compute_bound(v);
@@ -247,7 +287,11 @@ pub(super) fn batch_words(v: &CalcView, values: &[f64]) -> Result<Vec<String>, C
     ])
 }
 
-pub(super) fn dtype_words(v: &CalcView, _: &[f64]) -> Result<Vec<String>, CoreError> {
+pub(super) fn dtype_words(
+    v: &CalcView,
+    _: &[f64],
+    _: ChartScale,
+) -> Result<Vec<String>, CoreError> {
     let a = analysis(v)?;
     let op =
         v.op.as_ref()
@@ -276,14 +320,10 @@ pub(super) fn dtype_words(v: &CalcView, _: &[f64]) -> Result<Vec<String>, CoreEr
     } else {
         ""
     };
-    // int8 math with a bf16 output: why the critical batch ends above the
-    // all-bf16 one although the peak doubled.
-    let wider_out = if a.compute_dtype == DType::Int8 && out.bytes() > x.bytes() {
-        format!(
-            " Why above the all-bf16 one, when the int8 peak doubled? The critical intensity doubled too ({}), and the int8 inputs halve their bytes, but the {out} output Z still takes {} per element: its 2BF bytes weigh twice as much against the halved rest, so B must grow a little further.",
-            format::intensity(a.critical_intensity),
-            per_element(out),
-        )
+    // int8 math: how far the critical batch moved from the all-bf16 one,
+    // by the shortcut (peak × weight bytes) and counted exactly.
+    let moved = if a.compute_dtype == DType::Int8 {
+        moved_words(a, w, out, x, &base, v)
     } else {
         String::new()
     };
@@ -293,7 +333,7 @@ pub(super) fn dtype_words(v: &CalcView, _: &[f64]) -> Result<Vec<String>, CoreEr
             format::flops(a.flops),
             w,
             per_element(w),
-            format::flops_rate(a.peak),
+            format::rate(a.peak, a.compute_dtype),
             a.compute_dtype,
             if a.compute_dtype.is_integer() {
                 ", integer operations per second, which the book writes OPs/s"
@@ -302,7 +342,7 @@ pub(super) fn dtype_words(v: &CalcView, _: &[f64]) -> Result<Vec<String>, CoreEr
             },
         ),
         format!(
-            "{w} weights, {x} activations and a {out} output Z, at B = {} and D = F = {}: {} moved, intensity {}{approx}, against a critical intensity of {} ({} peak ÷ HBM bandwidth). It is compute-bound {}{base_text}.{converted}{wider_out}",
+            "{w} weights, {x} activations and a {out} output Z, at B = {} and D = F = {}: {} moved, intensity {}{approx}, against a critical intensity of {} ({} peak ÷ HBM bandwidth). It is compute-bound {}{base_text}.{converted}{moved}",
             n(size(v, "B")),
             n(size(v, "D")),
             format::bytes(a.bytes),
@@ -315,15 +355,20 @@ pub(super) fn dtype_words(v: &CalcView, _: &[f64]) -> Result<Vec<String>, CoreEr
     ])
 }
 
-pub(super) fn exact_words(v: &CalcView, values: &[f64]) -> Result<Vec<String>, CoreError> {
+pub(super) fn exact_words(
+    v: &CalcView,
+    values: &[f64],
+    _: ChartScale,
+) -> Result<Vec<String>, CoreError> {
     let a = analysis(v)?;
     let b = size(v, "B");
     // The approximation's promise: its intensity is proportional to B.
-    let promise = a
+    let slope = a
         .approx
         .as_ref()
-        .map(|ap| a.critical_intensity / (ap.intensity / b))
+        .map(|ap| ap.intensity / b)
         .ok_or_else(|| CoreError::Invalid("the step has no approximation".to_string()))?;
+    let promise = a.critical_intensity / slope;
     let exact = v
         .critical
         .as_ref()
@@ -355,14 +400,28 @@ pub(super) fn exact_words(v: &CalcView, values: &[f64]) -> Result<Vec<String>, C
     Ok(vec![
         "The shortcut “intensity ≈ 2B” for int8 weights assumes B ≪ D, F, so that only the weights’ bytes count. When D and F are small, the activations’ 2BD bytes and the output’s 2BF are no longer small beside the weights’ DF, and the exact intensity falls well below 2B.".to_string(),
         format!(
-            "The approximation promises compute-bound for B > {}. Counting every byte, {mine}",
+            "On {} the math runs in {} at {} and HBM moves {}: the critical intensity is {} ÷ {} = {} FLOPs/byte. The approximation’s intensity, {}B, passes it for B > {} ÷ {} = {}: that is what it promises. Counting every byte, {mine}",
+            chip_name(v),
+            a.compute_dtype,
+            format::rate(a.peak, a.compute_dtype),
+            format::bandwidth(a.bandwidth),
+            format::rate(a.peak, a.compute_dtype),
+            format::bandwidth(a.bandwidth),
+            format::sig(a.critical_intensity, 4),
+            format::sig(slope, 3),
+            format::sig(a.critical_intensity, 4),
+            format::sig(slope, 3),
             format::sig(promise, 4),
         ),
         "The chart is practice question 3’s plot: attained FLOP/s against B with every byte counted, for D = F = 4096 and for the D = F you chose. The smaller matrices need a larger batch to reach the roof, or never reach it.".to_string(),
     ])
 }
 
-pub(super) fn network_words(v: &CalcView, _: &[f64]) -> Result<Vec<String>, CoreError> {
+pub(super) fn network_words(
+    v: &CalcView,
+    _: &[f64],
+    _: ChartScale,
+) -> Result<Vec<String>, CoreError> {
     let na = v
         .network
         .as_ref()
@@ -402,17 +461,21 @@ pub(super) fn network_words(v: &CalcView, _: &[f64]) -> Result<Vec<String>, Core
             format::flops_rate(na.peak),
             format::bandwidth(na.bandwidth),
             format::intensity(na.critical_intensity),
-            match na.regime {
-                Regime::Compute => "So the math takes longer than the send: the link is not the bottleneck.",
-                Regime::Bandwidth => "So the send takes longer than the math: the link is the bottleneck.",
+            match (na.regime, na.binding) {
+                (Regime::Compute, _) => "So the math takes longer than the send: the link is not the bottleneck.",
+                (Regime::Bandwidth, crate::network::NetBinding::Link) => "So the send takes longer than the math: the link is the bottleneck.",
+                (Regime::Bandwidth, _) => "So the send takes longer than the math, though the link is not the slowest of the three times below.",
             },
             when(&na.shard_dim, &na.threshold),
         ),
         format!(
-            "Each chip also reads its own share of the inputs from {mem}, X[B, D/N] and Y[D/N, F], and writes its partial Z[B,F] there: {} at {}, T_{mem} = {}. The three times per chip are the math {}, {mem} {} and {link} {}: {slowest} is the slowest, so it binds.",
+            "Each chip also reads its own share of the inputs from {mem}, X[B, D/N] and Y[D/N, F], and writes its partial Z[B,F] there: {} at {}, T_{mem} = {}; against {mem} its intensity is {} ÷ {} = {}, the operation’s dashed line on the chart. The three times per chip are the math {}, {mem} {} and {link} {}: {slowest} is the slowest, so it binds.",
             format::bytes(na.memory_bytes),
             format::bandwidth(na.memory_bandwidth),
             format::seconds(na.t_memory),
+            format::flops(na.flops_per_chip),
+            format::bytes(na.memory_bytes),
+            format::intensity(na.flops_per_chip / na.memory_bytes),
             format::seconds(na.t_math),
             format::seconds(na.t_memory),
             format::seconds(na.t_comms),
@@ -421,7 +484,11 @@ pub(super) fn network_words(v: &CalcView, _: &[f64]) -> Result<Vec<String>, Core
     ])
 }
 
-pub(super) fn model_words(v: &CalcView, values: &[f64]) -> Result<Vec<String>, CoreError> {
+pub(super) fn model_words(
+    v: &CalcView,
+    values: &[f64],
+    _: ChartScale,
+) -> Result<Vec<String>, CoreError> {
     use crate::model::{analyze, preset, ModelRun, Phase, ServingStep};
     let a = analysis(v)?;
     let b = size(v, "B");
@@ -454,6 +521,9 @@ pub(super) fn model_words(v: &CalcView, values: &[f64]) -> Result<Vec<String>, C
         chips: 1.0,
     };
     let whole = analyze(&run, chip)?;
+    let mut one = run.clone();
+    one.step.batch = 1.0;
+    let single = analyze(&one, chip)?;
     let fits = match whole.fits {
         Some(false) => format!(
             " (it needs {} of memory with its cache, more than one {}’s {}: the Model page splits it over more chips)",
@@ -475,16 +545,113 @@ pub(super) fn model_words(v: &CalcView, values: &[f64]) -> Result<Vec<String>, C
             format::count(whole.critical_batch),
         ),
         format!(
-            "The whole model on one {}, with 2048 tokens cached per sequence{fits}: a decode step takes {}: {} to load the weights, {} to read the KV cache and {} of the weights’ math, which overlaps the loading (the step is the KV read plus the larger of the other two). Below the critical batch the step hardly grows with B, so each extra sequence is almost free: {} tokens per second at this batch.",
+            "The whole model on one {}, with 2048 tokens cached per sequence{fits}: a decode step takes {}: {} to load the weights, {} to read the KV cache and {} of the weights’ math, which overlaps the loading (the step is the KV read plus the larger of the other two). {}",
             chip.name,
             format::seconds(whole.step_time),
             format::seconds(whole.t_weight_load),
             format::seconds(whole.t_kv),
             format::seconds(whole.t_weight_math),
-            format::sig(whole.tokens_per_s, 4),
+            growth_words(b, &whole, &single),
         ),
         "The Model page (the tab above) does this for every layer of a real model: the KV cache, whether it fits, prefill, several chips, and every operation on the roofline.".to_string(),
     ])
+}
+
+/// Step 6 with int8 math: the critical batch against the all-bf16 one
+/// (`base`), the shortcut's factor (the peak's ratio × the weights' bytes
+/// against bf16's) beside the exact one, each computed; empty when either
+/// critical batch is missing.
+fn moved_words(
+    a: &Analysis,
+    w: DType,
+    out: DType,
+    x: DType,
+    base: &CalcView,
+    v: &CalcView,
+) -> String {
+    let (Some(now), Some(was), Some(b)) = (crit_size(v), crit_size(base), analysis(base).ok())
+    else {
+        return String::new();
+    };
+    let peak = a.critical_intensity / b.critical_intensity;
+    let narrow = w.bytes() / DType::Bf16.bytes();
+    let shortcut = peak * narrow;
+    let exact = now / was;
+    let direction = if exact > 1.0 { "above" } else { "below" };
+    let more = if exact > shortcut * 1.01 && out.bytes() > x.bytes() {
+        format!(
+            ": a little more than the shortcut, because the {out} output Z still takes {} per element while the inputs narrowed, so its 2BF bytes weigh more",
+            per_element(out)
+        )
+    } else {
+        String::new()
+    };
+    format!(
+        " So the critical batch is {direction} the all-bf16 one. The int8 peak multiplies the critical intensity by {} ({} to {}), and {w} weights {}, so by the shortcut the critical batch moves by {} × {} = {}; counted exactly it moves by {} ÷ {} = {}{more}.",
+        format::sig(peak, 3),
+        format::intensity(b.critical_intensity),
+        format::intensity(a.critical_intensity),
+        if w == DType::Bf16 {
+            "keep bf16’s bytes".to_string()
+        } else {
+            format!("take {} of bf16’s bytes", format::sig(narrow, 3))
+        },
+        format::sig(peak, 3),
+        format::sig(narrow, 3),
+        format::sig(shortcut, 3),
+        format::count(now),
+        format::count(was),
+        format::sig(exact, 3),
+    )
+}
+
+/// The size at which `v`'s operation crosses over, if it does.
+fn crit_size(v: &CalcView) -> Option<f64> {
+    match v.critical.as_ref()? {
+        (_, CriticalSize::At { size, .. }) => Some(*size),
+        _ => None,
+    }
+}
+
+/// Step 9: how the decode step grew from one sequence to `b`, from the
+/// two runs' own times: the weights' loading stays, the KV read grows with
+/// B, and past the critical batch the math does too.
+fn growth_words(
+    b: f64,
+    whole: &crate::model::ModelAnalysis,
+    single: &crate::model::ModelAnalysis,
+) -> String {
+    let per_s = format::sig(whole.tokens_per_s, 4);
+    if b <= 1.0 {
+        return format!(
+            "With one sequence the step is mostly loading the weights. Each sequence added reads its own KV cache, {} more at this context, while the weights are loaded once for all: {per_s} tokens per second at this batch.",
+            format::seconds(single.t_kv),
+        );
+    }
+    let math = if whole.t_weight_math > whole.t_weight_load {
+        format!(
+            "; past the critical batch the weights’ math, {}, outlasts their loading and grows with B too",
+            format::seconds(whole.t_weight_math)
+        )
+    } else {
+        format!(
+            " and their math stays under it ({} against {})",
+            format::seconds(whole.t_weight_math),
+            format::seconds(whole.t_weight_load)
+        )
+    };
+    format!(
+        "From B = 1 to B = {} the step grows from {} to {} ({} times as long for {} times the sequences): the weights’ loading stays {}{math}, while the KV read grows with B, from {} to {}. So throughput rises: {} tokens per second at B = 1, {per_s} at this batch.",
+        n(b),
+        format::seconds(single.step_time),
+        format::seconds(whole.step_time),
+        format::sig(whole.step_time / single.step_time, 3),
+        n(b),
+        format::seconds(whole.t_weight_load),
+        format::seconds(single.t_kv),
+        format::seconds(whole.t_kv),
+        format::sig(single.tokens_per_s, 4),
+    )
 }
 
 /// "1 token", "8 tokens".

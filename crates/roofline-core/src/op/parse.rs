@@ -73,6 +73,8 @@ impl Operation {
         }
         let mut parsed = vec![p.operand("an input")?];
         let mut first_op: Option<OpKind> = None;
+        // The book's `*_D`: where each subscript starts, and its dimensions.
+        let mut subscripts: Vec<(usize, Vec<String>)> = Vec::new();
         loop {
             p.skip_ws();
             let at = p.pos;
@@ -112,6 +114,9 @@ impl Operation {
                 Some(_) => {}
             }
             p.pos += 1;
+            if kind == OpKind::Contraction && p.peek() == Some('_') {
+                subscripts.push(p.subscript()?);
+            }
             parsed.push(p.operand("an input after the operator")?);
         }
         let out = p.operand("the output after '->'")?;
@@ -132,7 +137,10 @@ impl Operation {
         };
         parsed.push(out);
         match op.check() {
-            Ok(()) => Ok(op),
+            Ok(()) => {
+                check_subscripts(&op, &subscripts)?;
+                Ok(op)
+            }
             Err((loc, message)) => {
                 let position = match loc {
                     Loc::Operand(i) => parsed.get(i).map(|o| o.start),
@@ -240,6 +248,42 @@ struct ParsedOperand {
     dim_pos: Vec<usize>,
 }
 
+/// The book's `A[B,D] *_D B[D,F]`: the dimensions the subscripts name
+/// must be the ones the product sums over (in the inputs, not the output).
+fn check_subscripts(op: &Operation, subscripts: &[(usize, Vec<String>)]) -> Result<(), ParseError> {
+    let Some(&(at, _)) = subscripts.first() else {
+        return Ok(());
+    };
+    let summed_owned = op.contracted_dims();
+    let summed: Vec<&str> = summed_owned.iter().map(String::as_str).collect();
+    let named: Vec<&str> = subscripts
+        .iter()
+        .flat_map(|(_, n)| n.iter().map(String::as_str))
+        .collect();
+    let over = |dims: &[&str]| match dims {
+        [] => "no dimension".to_string(),
+        [d] => d.to_string(),
+        _ => dims.join(" and "),
+    };
+    let wrong = named.iter().find(|d| !summed.contains(d));
+    let missing = summed.iter().find(|d| !named.contains(d));
+    let message = match (wrong, missing) {
+        (Some(d), _) => format!(
+            "'_{d}' says the product sums over {d}, but it sums over {}: the dimension the inputs share and the output drops",
+            over(&summed)
+        ),
+        (None, Some(d)) => format!(
+            "the product also sums over {d} (in the inputs, not the output): name every summed dimension, as in *_{{{}}}",
+            summed.join(",")
+        ),
+        (None, None) => return Ok(()),
+    };
+    Err(ParseError {
+        position: at,
+        message,
+    })
+}
+
 struct Parser {
     chars: Vec<char>,
     pos: usize,
@@ -292,6 +336,52 @@ impl Parser {
             }
         }
         w
+    }
+
+    /// The book's subscript after a product's operator, `_D` or `_{D,E}`:
+    /// where it starts and the dimensions it names.
+    fn subscript(&mut self) -> Result<(usize, Vec<String>), ParseError> {
+        let start = self.pos;
+        self.pos += 1;
+        let braced = self.peek() == Some('{');
+        if braced {
+            self.pos += 1;
+        }
+        let mut names = Vec::new();
+        loop {
+            if braced {
+                self.skip_ws();
+            }
+            let at = self.pos;
+            let name = self.word();
+            if name.is_empty() {
+                return Err(self.error(
+                    at,
+                    format!(
+                        "'*_' names the dimension the product sums over, such as *_D; {}",
+                        self.found()
+                    ),
+                ));
+            }
+            names.push(name);
+            if !braced {
+                break;
+            }
+            self.skip_ws();
+            match self.peek() {
+                Some(',') => self.pos += 1,
+                Some('}') => {
+                    self.pos += 1;
+                    break;
+                }
+                _ => {
+                    return Err(
+                        self.error(self.pos, format!("expected ',' or '}}', {}", self.found()))
+                    )
+                }
+            }
+        }
+        Ok((start, names))
     }
 
     fn operand(&mut self, what: &str) -> Result<ParsedOperand, ParseError> {
@@ -423,6 +513,30 @@ mod tests {
         let add = Operation::parse("fp32[N] - fp32[N] -> fp32[N]").unwrap();
         assert_eq!(add.kind, OpKind::Elementwise);
         assert_eq!(add.notation(), "fp32[N] + fp32[N] -> fp32[N]");
+    }
+
+    #[test]
+    fn the_books_subscripted_product_reads() {
+        for text in [
+            "bf16[B,D] *_D bf16[D,F] -> bf16[B,F]",
+            "bf16[B,D] *_{D} bf16[D,F] -> bf16[B,F]",
+            "bf16[B,D] ·_{ D } bf16[D,F] -> bf16[B,F]",
+        ] {
+            let op = Operation::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(op.contracted_dims(), vec!["D"]);
+            assert_eq!(op.notation(), "bf16[B,D] * bf16[D,F] -> bf16[B,F]");
+        }
+        let two = Operation::parse("bf16[B,D,E] *_{D,E} bf16[D,E,F] -> bf16[B,F]").unwrap();
+        assert_eq!(two.contracted_dims(), vec!["D", "E"]);
+        let e = Operation::parse("bf16[B,D] *_F bf16[D,F] -> bf16[B,F]").unwrap_err();
+        assert_eq!(e.position, 11);
+        assert!(e.message.contains("sums over D"), "{e}");
+        assert!(!e.message.contains("data type"), "{e}");
+        let e = Operation::parse("bf16[B,D,E] *_D bf16[D,E,F] -> bf16[B,F]").unwrap_err();
+        assert!(e.message.contains("also sums over E"), "{e}");
+        let e = Operation::parse("bf16[B,D] *_ bf16[D,F] -> bf16[B,F]").unwrap_err();
+        assert!(e.message.contains("such as *_D"), "{e}");
+        assert!(Operation::parse("bf16[B,D] *_{D bf16[D,F] -> bf16[B,F]").is_err());
     }
 
     #[test]

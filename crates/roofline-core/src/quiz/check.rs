@@ -20,6 +20,7 @@ use crate::small::Join;
 use super::answer::{
     compare, factor_text, match_choice, read_formula, read_number, Comparison, Compiled,
 };
+use super::slip::{ratio_slip, RatioSlip};
 use super::{AnswerKind, Expected, Growth, Part, Unit};
 
 /// The verdict on one answer.
@@ -409,6 +410,34 @@ fn check_formula(
             Err(message) => return Verdict::Unreadable { message },
         }
     }
+    // The operations on top right and the bytes not: say so before any
+    // mistake's hint, which may be about the operations.
+    let slip = ratio_slip(answer, expr, symbols);
+    let mut before = String::new();
+    match slip {
+        Some(RatioSlip::Bytes(message)) => {
+            // Bytes that make the intensity grow with a size it does not
+            // depend on: the concept, without the part's words on the
+            // operations (they are right).
+            let grows = growth_hint(part, &compiled).map_or_else(String::new, |g| {
+                format!(
+                    " With these bytes your intensity grows with {d}; this one does not: its bytes grow with {d} as fast as its operations, and {d} cancels.",
+                    d = g.dim
+                )
+            });
+            return wrong(&format!("{message}{grows}"));
+        }
+        Some(RatioSlip::Operations(message)) => before = message + " ",
+        None => {}
+    }
+    let wrong = |hint: &str| wrong(&format!("{before}{hint}"));
+    let mistaken = |hint: &str, close: bool| {
+        if before.is_empty() {
+            mistaken(hint, close)
+        } else {
+            wrong(hint)
+        }
+    };
     for m in &part.mistakes {
         if let Expected::Formula { expr: mexpr, .. } = &m.answer {
             if same_as(mexpr) == Ok(Comparison::Same) {

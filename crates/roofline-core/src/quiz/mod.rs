@@ -38,6 +38,7 @@ pub(crate) mod link;
 mod numbers;
 pub mod progress;
 mod setup;
+mod slip;
 
 pub use check::{check, PartState, Verdict};
 

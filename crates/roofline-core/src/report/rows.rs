@@ -156,9 +156,13 @@ pub fn rows(a: &Analysis, critical: Option<(&str, &CriticalSize)>) -> Vec<Result
         ),
         row(
             "attained-flops",
-            "Attained FLOPs/s",
+            if a.compute_dtype.is_integer() {
+                "Attained OPs/s"
+            } else {
+                "Attained FLOPs/s"
+            },
             Some(a.attained),
-            format::flops_rate(a.attained),
+            format::rate(a.attained, a.compute_dtype),
             "FLOPs ÷ lower bound, which equals min(peak, intensity × bandwidth).".to_string(),
         ),
         row(
@@ -231,7 +235,7 @@ pub fn matrix_comparison_row(a: &Analysis, dtype: crate::DType, matrix_peak: f64
         format::intensity(c),
         format!(
             "The {dtype} peak of the matrix unit ({}) ÷ {level} bandwidth: what the chapter compares the dot product with. Against it too the operation is {verdict}; the vector unit's lower peak, above, is where it really runs.",
-            format::flops_rate(matrix_peak)
+            format::rate(matrix_peak, dtype)
         ),
     )
 }
@@ -247,14 +251,48 @@ pub fn sparse_note(chip: &crate::Chip, a: &Analysis) -> Option<String> {
     let p = chip.peak_entry(a.compute_dtype)?;
     let sparse = p.sparse?;
     Some(format!(
-        "{} {}: {} dense, used here (the sheet’s {} is with sparsity). Critical intensity: {}, not {}.",
+        "{} {}: {} dense, used here (the sheet’s {} is with sparsity). Critical intensity: {}, not {}.{}",
         chip.name,
         a.compute_dtype,
-        format::flops_rate(p.dense),
-        format::flops_rate(sparse),
+        format::rate(p.dense, a.compute_dtype),
+        format::rate(sparse, a.compute_dtype),
         format::intensity(p.dense / a.bandwidth),
         format::intensity(sparse / a.bandwidth),
+        readers_note(chip, a),
     ))
+}
+
+/// The readers' discussion of Part 1 on the RTX 3090: the fp16 figure it
+/// quoted (a sparse one, see the catalogue's source for the card's fp16)
+/// and the card's bandwidth, which it divided into a critical batch.
+const READERS_RTX3090: (f64, f64) = (2.68e14, 9.36e11);
+
+/// On the RTX 3090, a sentence that ties the readers' critical batch to the
+/// ones this card gives dense: all-fp16 and all in the math's type, by the
+/// B ≪ D, F shortcut (the comparison table's), and the results' own.
+fn readers_note(chip: &crate::Chip, a: &Analysis) -> String {
+    if chip.id != "rtx3090" {
+        return String::new();
+    }
+    let (quoted, bw) = READERS_RTX3090;
+    let batch = |peak: f64, d: crate::DType| peak / a.bandwidth * d.bytes() / 2.0;
+    let fp16 = chip.peak(crate::DType::Fp16).map_or_else(
+        |_| format::MISSING.to_string(),
+        |p| format::sig(batch(p, crate::DType::Fp16), 3),
+    );
+    format!(
+        " The readers’ discussion put this card’s critical batch at about {}: {} ÷ {}, a sparse fp16 figure. Dense, a matmul all in fp16 turns compute-bound past B ≈ {fp16}, one all in {} past B ≈ {}; the critical batch size in the results is this operation’s, with its own data types and every byte counted.",
+        format::sig(quoted / bw, 3),
+        format::flops_rate(quoted),
+        format::bandwidth(bw),
+        a.compute_dtype,
+        format::sig(batch(p_dense(chip, a), a.compute_dtype), 3),
+    )
+}
+
+/// The dense peak the analysis runs at.
+fn p_dense(chip: &crate::Chip, a: &Analysis) -> f64 {
+    chip.peak(a.compute_dtype).unwrap_or(a.peak)
 }
 
 /// The roof an analysis is read against: `bf16 peak of the matrix unit`

@@ -319,6 +319,87 @@ pub(crate) struct ReadFormula {
 
 /// Reads a formula (see [`normalise_formula`]).
 pub(crate) fn read_formula(text: &str, symbols: &[String]) -> Result<ReadFormula, String> {
+    let ast = parse(text, symbols)?;
+    let mut used = Vec::new();
+    ast.symbols(&mut used);
+    Ok(ReadFormula {
+        expr: ast.expr(),
+        used,
+    })
+}
+
+/// A formula that is a ratio, `top / bottom` (an intensity: operations
+/// over bytes), read in halves.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Ratio {
+    /// The numerator, for `evalexpr`.
+    pub top: String,
+    /// The numerator as the learner would write it (`2BDF`).
+    pub top_shown: String,
+    /// The denominator, for `evalexpr`.
+    pub bottom: String,
+    /// The denominator's summands, each for `evalexpr` and as shown (`DF`).
+    pub terms: Vec<(String, String)>,
+}
+
+/// Reads `text` as a ratio; `None` unless it reads and its last operation
+/// is a division.
+pub(crate) fn read_ratio(text: &str, symbols: &[String]) -> Option<Ratio> {
+    let Ast::Bin('/', top, bottom) = parse(text, symbols).ok()? else {
+        return None;
+    };
+    let mut summands = Vec::new();
+    bottom.summands(&mut summands);
+    Some(Ratio {
+        top: top.expr(),
+        top_shown: top.shown(),
+        bottom: bottom.expr(),
+        terms: summands.iter().map(|t| (t.expr(), t.shown())).collect(),
+    })
+}
+
+impl Ast {
+    /// Fully parenthesised, for `evalexpr`.
+    fn expr(&self) -> String {
+        let mut out = String::new();
+        self.write(&mut out);
+        out
+    }
+
+    /// The terms of a sum (itself when it is not one).
+    fn summands<'a>(&'a self, out: &mut Vec<&'a Ast>) {
+        match self {
+            Ast::Bin('+', a, b) => {
+                a.summands(out);
+                b.summands(out);
+            }
+            other => out.push(other),
+        }
+    }
+
+    /// As a learner writes it: a product run together (`2BDF`), other
+    /// operations spelt out.
+    fn shown(&self) -> String {
+        match self {
+            Ast::Num(v) => sig(*v, 4),
+            Ast::Sym(s) => s.clone(),
+            Ast::Neg(a) => format!("-{}", a.shown_inner()),
+            Ast::Bin('*', a, b) => format!("{}{}", a.shown_inner(), b.shown_inner()),
+            Ast::Bin(op, a, b) => format!("{}{op}{}", a.shown_inner(), b.shown_inner()),
+        }
+    }
+
+    /// [`Ast::shown`], in parentheses where it is a sum or difference.
+    fn shown_inner(&self) -> String {
+        match self {
+            Ast::Bin('+' | '-', ..) => format!("({})", self.shown()),
+            _ => self.shown(),
+        }
+    }
+}
+
+/// Parses a formula's text into its tree.
+fn parse(text: &str, symbols: &[String]) -> Result<Ast, String> {
     let cleaned = clean(text);
     let t = cleaned.trim();
     if t.is_empty() {
@@ -351,11 +432,7 @@ pub(crate) fn read_formula(text: &str, symbols: &[String]) -> Result<ReadFormula
         };
         return Err(format!("The formula has {what}: check the parentheses."));
     }
-    let mut expr = String::new();
-    ast.write(&mut expr);
-    let mut used = Vec::new();
-    ast.symbols(&mut used);
-    Ok(ReadFormula { expr, used })
+    Ok(ast)
 }
 
 /// Reads a formula in `symbols` and writes it fully parenthesised for

@@ -21,7 +21,7 @@ pub use choice::{match_choice, ChoiceOption};
 pub use formula::{evaluate_formula, formulas_equivalent, normalise_formula, FORMULA_TOL, POINTS};
 pub use number::{parse_number, Unit};
 
-pub(crate) use formula::{compare, factor_text, read_formula, Comparison, Compiled};
+pub(crate) use formula::{compare, factor_text, read_formula, read_ratio, Comparison, Compiled};
 pub(crate) use number::read_number;
 
 /// The longest answer read; anything longer is refused with a message.
