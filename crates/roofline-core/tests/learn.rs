@@ -256,7 +256,9 @@ fn step_8_network_threshold_is_n_times_4378() {
 /// words say so with the times they show; nothing says it "hardly grows".
 #[test]
 fn step_9_says_the_step_grows_with_its_own_numbers() {
-    let p = 8_030_257_152.0;
+    // The weights a token multiplies and a step reads: every one but the
+    // input table (D·V), a lookup.
+    let p = 8_030_257_152.0 - 4096.0 * 128_256.0;
     let kv = |b: f64| b * 2048.0 * 131_072.0 / V5E_HBM;
     let step = |b: f64| kv(b) + (2.0 * b * p / V5E_BF16).max(p / V5E_HBM);
     for b in [16.0, 64.0] {
