@@ -507,3 +507,26 @@ fn the_default_state_is_the_default_query() {
         roofline_core::url::DEFAULT_QUERY
     );
 }
+
+/// An operation's text is read once on its way from the address to the
+/// results (issue #45): the link's own text, then its notation, which the
+/// link's check, the calculator's evaluation (again on each edit of
+/// another field) and the link's writer share.
+#[test]
+fn an_operations_text_is_read_once_from_the_address_to_the_results() {
+    use roofline_core::calc::{evaluate, CalcInput};
+    use roofline_core::op::parses;
+    let before = parses();
+    let d = decode("v=1&op=bf16%5BB,D%5D*int8%5BD,F%5D-%3Ebf16%5BB,F%5D&sz=B:16,D:4096,F:8192");
+    let mut input = CalcInput::from_state(&d.state.calc);
+    let v = evaluate(&input);
+    assert!(v.analysis.is_some(), "{:?}", v.op_error);
+    // Two edits of the sizes, then the link written again.
+    for b in ["32", "64"] {
+        input.size_edits.insert("B".to_string(), b.to_string());
+        assert!(evaluate(&input).analysis.is_some());
+    }
+    let _ = encode(&d.state);
+    let read = parses() - before;
+    assert!(read <= 2, "the text was read {read} times");
+}

@@ -65,7 +65,7 @@ mod print;
 mod shortcut;
 
 pub use count::{Counts, Linear, LinearCounts};
-pub use parse::ParseError;
+pub use parse::{parses, ParseError};
 pub use shortcut::Shortcut;
 
 use crate::small::SmallMap;

@@ -2,6 +2,7 @@
 //! every operation must follow, and [`ParseError`], which says where the
 //! text breaks them.
 
+use std::cell::RefCell;
 use std::fmt;
 use std::str::FromStr;
 
@@ -10,6 +11,19 @@ use crate::{CoreError, DType};
 
 use super::print::shape;
 use super::{operand_name, single_input_kind, OpKind, Operand, Operation};
+
+thread_local! {
+    /// The last text [`Operation::parse`] read, and its reading.
+    static LAST: RefCell<Option<(String, Result<Operation, ParseError>)>> = const { RefCell::new(None) };
+    /// How many texts this thread has read (not answered from [`LAST`]).
+    static PARSES: RefCell<u64> = const { RefCell::new(0) };
+}
+
+/// How many operation texts this thread has read so far: a text asked for
+/// again right after is not read again.
+pub fn parses() -> u64 {
+    PARSES.with(|n| *n.borrow())
+}
 
 /// A problem found while reading an operation, with where it is.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -62,7 +76,27 @@ impl Operation {
     /// Besides the syntax it checks that every output dimension comes from an
     /// input, that no operand repeats a dimension, and that an elementwise
     /// operation has one shape throughout.
+    ///
+    /// An operation's text is read once: the last text and its reading are
+    /// kept, so the link's check, the calculator's evaluation on every
+    /// edit of another field and the link's writer, which all ask for the
+    /// same text, share one reading ([`parses`] counts them).
     pub fn parse(text: &str) -> Result<Operation, ParseError> {
+        LAST.with(|last| {
+            if let Some((t, r)) = &*last.borrow() {
+                if t == text {
+                    return r.clone();
+                }
+            }
+            let r = Operation::read(text);
+            PARSES.with(|n| *n.borrow_mut() += 1);
+            *last.borrow_mut() = Some((text.to_string(), r.clone()));
+            r
+        })
+    }
+
+    /// The reading itself (see [`Operation::parse`]).
+    fn read(text: &str) -> Result<Operation, ParseError> {
         let mut p = Parser::new(text);
         p.skip_ws();
         if p.peek().is_none() {
