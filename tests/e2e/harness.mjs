@@ -181,6 +181,20 @@ export function watchPage(page) {
 }
 
 /** Waits until the canvas `testid` has drawn more than `after` times; returns the count. */
+/** Moves the Learn page's control `key` to option `i` (a range input or a select). */
+export async function chooseLearnControl(page, key, i) {
+  const sel = `[data-testid="learn-control-${key}"]`;
+  const tag = await page.$eval(sel, (e) => e.tagName);
+  if (tag === 'SELECT') {
+    await page.selectOption(sel, String(i));
+  } else {
+    await page.$eval(sel, (e, v) => {
+      e.value = String(v);
+      e.dispatchEvent(new Event('input', { bubbles: true }));
+    }, i);
+  }
+}
+
 export async function waitForDraw(page, testid, after = 0) {
   const sel = `[data-testid="${testid}"]`;
   await page.waitForFunction(

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   serveAndLaunch, seriousAxeViolations, openPage, waitForDraw, canvasStats, screenshot,
-  lowContrastControls,
+  lowContrastControls, chooseLearnControl as choose
 } from './harness.mjs';
 
 let server;
@@ -23,19 +23,6 @@ const stepSel = '[data-testid="learn-step"]';
 const text = (page) => page.$$eval('[data-testid="learn-words"]', (es) => es.map((e) => e.textContent).join('\n'));
 const draws = async (page) => Number(await page.getAttribute(canvas, 'data-draws'));
 
-/** Moves control `key` to option `i` (a range input or a select). */
-async function choose(page, key, i) {
-  const sel = `[data-testid="learn-control-${key}"]`;
-  const tag = await page.$eval(sel, (e) => e.tagName);
-  if (tag === 'SELECT') {
-    await page.selectOption(sel, String(i));
-  } else {
-    await page.$eval(sel, (e, v) => {
-      e.value = String(v);
-      e.dispatchEvent(new Event('input', { bubbles: true }));
-    }, i);
-  }
-}
 
 test('the Learn tab opens the first step; every step draws, and each control redraws its figure', async () => {
   const { page, context, problems } = await openPage(browser, server.url);

@@ -5,7 +5,7 @@
 // in OP/s, and the sparse question only where a chip has a sparse figure.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveAndLaunch, openPage, waitForDraw } from './harness.mjs';
+import { serveAndLaunch, openPage, waitForDraw, chooseLearnControl as choose } from './harness.mjs';
 
 let server;
 let browser;
@@ -17,18 +17,6 @@ serveAndLaunch((s, b) => {
 const learnText = (page) =>
   page.$$eval('[data-testid="learn-words"]', (es) => es.map((e) => e.textContent).join('\n'));
 
-async function choose(page, key, i) {
-  const sel = `[data-testid="learn-control-${key}"]`;
-  const tag = await page.$eval(sel, (e) => e.tagName);
-  if (tag === 'SELECT') {
-    await page.selectOption(sel, String(i));
-  } else {
-    await page.$eval(sel, (e, v) => {
-      e.value = String(v);
-      e.dispatchEvent(new Event('input', { bubbles: true }));
-    }, i);
-  }
-}
 
 test('split over chips: one verdict, and the unsplit results say what they are', async () => {
   const { page, context, problems } = await openPage(browser, `${server.url}?v=1&op=matmul&n=2&link=ici&shard=D`);
