@@ -89,6 +89,6 @@ node tests/size-rules.mjs
 step "end-to-end tests (playwright-core + Debian Chromium)"
 node --test --test-concurrency=1 tests/e2e/
 
-step "plain build (no rewriting of generated code) and its smoke tests"
+step "plain build (no size steps) and its smoke tests"
 bash scripts/build.sh --plain
 ROOFLINE_DIST=dist-plain node --test --test-concurrency=1 tests/e2e/smoke.test.mjs

@@ -1,4 +1,4 @@
-// Reading (and writing the few pieces they rewrite of) a wasm module's
+// Reading (and writing the few pieces gzip-order.mjs rewrites of) a wasm module's
 // binary format, for the scripts that look inside one:
 // scripts/build/gzip-order.mjs (orders functions for gzip) and bench/wasm-code.mjs
 // (code size by crate), and the names tests/size-rules.mjs checks.
