@@ -153,6 +153,13 @@ impl ModelConfig {
         }
     }
 
+    /// P_read: the parameters a step reads when every expert is used: P
+    /// without the untied input table, of which a step reads only its
+    /// tokens' rows.
+    pub fn read_params(&self) -> f64 {
+        self.params() - self.input_table_params()
+    }
+
     /// The parameters one token multiplies: P_act without the input
     /// embedding table (the output projection, D·V, is a matmul and
     /// counts). A token's weight matmuls are 2 × this many FLOPs.

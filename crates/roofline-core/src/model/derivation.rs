@@ -216,11 +216,7 @@ pub(super) fn derivation(run: &ModelRun, a: &ModelAnalysis, chip: &Chip) -> Vec<
             sci(a.bandwidth),
             format::sig(run.step.weights.bytes(), 2),
             if m.is_moe() {
-                format!(
-                    " × {} ÷ {}",
-                    sci(a.params - m.input_table_params()),
-                    sci(a.matmul_params)
-                )
+                format!(" × {} ÷ {}", sci(m.read_params()), sci(a.matmul_params))
             } else {
                 String::new()
             }

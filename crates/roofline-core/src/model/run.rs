@@ -269,7 +269,7 @@ pub fn analyze(run: &ModelRun, chip: &Chip) -> Result<ModelAnalysis, CoreError> 
         1.0
     };
     let expert_share = m.layers * m.experts * m.expert_params();
-    let all_read = params - m.input_table_params();
+    let all_read = m.read_params();
     let weights_read = (all_read - expert_share * (1.0 - experts_read / m.experts)) * w;
     let weight_flops = 2.0 * tokens * matmul_params;
     // Attention per layer: QK and attention × V, 2·B·T·A·N·H each, with A

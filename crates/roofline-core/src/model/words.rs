@@ -226,7 +226,7 @@ pub(super) fn words(run: &ModelRun, a: &ModelAnalysis, chip: &Chip) -> Words {
         a.critical_batch,
         format::count(a.critical_batch),
         if m.is_moe() {
-            let ratio = (a.params - m.input_table_params()) / a.matmul_params;
+            let ratio = m.read_params() / a.matmul_params;
             format!(
                 "(C ÷ W) × (bytes per weight ÷ 2) × P_read ÷ P_mm, with every expert read: above it the weight matmuls are compute-bound. P_read ÷ P_mm is {} here; the rule of thumb E ÷ k = {} counts the experts alone, and the attention and embeddings every token uses bring it down.",
                 format::sig(ratio, 3),
