@@ -5,6 +5,9 @@
 mod chunks;
 mod page;
 
+use roofline_core::pages::View;
+use wasm_bindgen::JsCast;
+
 /// The heap: a TLSF allocator (rlsf), with constant-time allocation and
 /// freeing, whose code is about 1.5 KB gzip smaller than std's dlmalloc.
 #[cfg(target_arch = "wasm32")]
@@ -31,9 +34,24 @@ fn start() {
         let start = chunks::link::read(query).await;
         // The page's "Loading…" line (index.html) goes as the page comes, in
         // the same task, so no frame shows both or neither.
-        if let Some(boot) = leptos::prelude::document().get_element_by_id("boot") {
+        let document = leptos::prelude::document();
+        if let Some(boot) = document.get_element_by_id("boot") {
             boot.remove();
         }
-        leptos::mount::mount_to_body(move || page::app::App(page::app::AppProps { start }));
+        // The prerendered page is the calculator's: another page replaces
+        // it at once, the calculator once its chart is drawn.
+        let calculator = start
+            .as_ref()
+            .is_none_or(|d| d.state.view == View::Calculator);
+        if !calculator {
+            page::prerender::reveal();
+        }
+        // The app is built in #app (index.html), beside the prerendered page.
+        let root = document
+            .get_element_by_id("app")
+            .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+            .unwrap_or_else(leptos::tachys::dom::body);
+        leptos::mount::mount_to(root, move || page::app::App(page::app::AppProps { start }))
+            .forget();
     });
 }

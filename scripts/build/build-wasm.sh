@@ -124,6 +124,14 @@ for p in '{link-files}' '{view-files}'; do
 done
 sed -i -e "s#{app}#./$dir#g" -e "s#{link-files}#$link_files#" -e "s#{view-files}#$view_files#" \
   -e 's#<link[^>]*data-trunk-skip[^>]*>##' "$stage/index.html"
+# The default page, written into index.html by the core and the chart crate
+# (crates/roofline-prerender): a native program, built in cargo's own
+# folder (where the native tests build its crates) and with none of the
+# wasm build's unstable settings.
+say "the default page, prerendered"
+env -u CARGO_UNSTABLE_BUILD_STD -u CARGO_UNSTABLE_BUILD_STD_FEATURES -u RUSTC_BOOTSTRAP \
+  CARGO_TARGET_DIR="$PWD/target" \
+  cargo run --quiet --locked -p roofline-prerender -- "$stage/index.html"
 # Offline: the manifest, the icons, and sw.js with this build's file list.
 node scripts/build/offline.mjs "$stage" "$dir"
 if [ "$profile" = release ] && [ "$plain" != 1 ]; then

@@ -97,6 +97,9 @@ pub fn keep_drawn<S: Send + Sync + 'static>(
                 .map_err(Clone::clone)
                 .and_then(|spec| draw(&canvas, spec));
             error.set(result.err());
+            // The app's first chart, drawn or failed: it replaces the
+            // prerendered page in this task.
+            crate::page::prerender::reveal();
         });
     });
 }

@@ -19,6 +19,7 @@ pub mod levels_panel;
 pub mod link_bar;
 pub mod op_panel;
 pub mod pages;
+pub mod prerender;
 pub mod results;
 pub mod roofline_chart;
 pub mod rows;

@@ -35,28 +35,11 @@ test('page opens, draws a sharp roofline and follows the chip', async () => {
   }
 });
 
-// index.html starts the wasm download once the first contentful paint is on
-// screen: in Lighthouse's model a download that starts before that paint
-// counts towards it (simulated LCP 2.4 s instead of 0.95 s, now and then).
-test('the wasm download starts after the first contentful paint', async () => {
-  const { page, context, problems } = await openPage(browser, server.url);
-  try {
-    await waitForDraw(page, 'roofline-canvas');
-    const t = await page.evaluate(() => ({
-      paint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime,
-      wasm: performance.getEntriesByType('resource').find((r) => r.name.endsWith('_bg.wasm'))?.startTime,
-    }));
-    assert.ok(t.paint > 0 && t.wasm > 0, `both are recorded: ${JSON.stringify(t)}`);
-    assert.ok(t.wasm >= t.paint, `wasm requested at ${t.wasm} ms, first paint at ${t.paint} ms`);
-    assert.deepEqual(problems, []);
-  } finally {
-    await context.close();
-  }
-});
-
-// Until the app mounts, the page says it is loading (on a slow link that
-// is a second or more); once it mounts the line is gone; and if the app
-// cannot start, the line says so instead of leaving a bare header.
+// A link to a page other than the calculator (which index.html holds,
+// prerendered: tests/e2e/prerender.test.mjs) says it is loading until the
+// app mounts (on a slow link that is a second or more); once it mounts the
+// line is gone; and if the app cannot start, the line says so instead of
+// leaving a bare header.
 test('the page says it is loading until the app is there', async () => {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
@@ -66,13 +49,13 @@ test('the page says it is loading until the app is there', async () => {
   // The wasm is held back until the line has been read.
   await page.route('**/*_bg.wasm', async (route) => { await held; await route.continue(); });
   try {
-    await page.goto(server.url, { waitUntil: 'load' });
+    await page.goto(`${server.url}?v=1&view=learn`, { waitUntil: 'load' });
     const boot = page.locator('#boot');
     await boot.waitFor({ state: 'visible' });
     assert.equal(await boot.textContent(), 'Loading…');
     assert.equal(await boot.getAttribute('role'), 'status');
     release();
-    await waitForDraw(page, 'roofline-canvas');
+    await waitForDraw(page, 'learn-canvas');
     assert.equal(await page.locator('#boot').count(), 0, 'the line is gone once the app is there');
     assert.deepEqual(problems, []);
   } finally {
@@ -105,20 +88,22 @@ for (const [what, answer, files = '**/*_bg.wasm'] of [
       await page.waitForFunction(() => /could not start/.test(document.getElementById('boot')?.textContent ?? ''));
       assert.match(await boot.textContent(), /Check the connection and reload the page/);
       assert.ok(await boot.isVisible());
-      assert.equal(await page.locator('main').count(), 0);
+      assert.equal(await page.locator('#app main').count(), 0);
+      // The prerendered page stays, and its status line says what it is.
+      assert.match(await page.locator('#pre-status').textContent(), /Could not start/);
     } finally {
       await context.close();
     }
   });
 }
 
-test('with JavaScript off, the page asks for it and does not say it is loading', async () => {
+test('with JavaScript off, the page says what needs it and does not say it is loading', async () => {
   const context = await browser.newContext({ javaScriptEnabled: false });
   const page = await context.newPage();
   try {
     await page.goto(server.url, { waitUntil: 'load' });
     assert.ok(await page.locator('.noscript').isVisible());
-    assert.match(await page.locator('.noscript').textContent(), /please enable JavaScript/);
+    assert.match(await page.locator('.noscript').textContent(), /needs JavaScript/);
     assert.equal(await page.locator('#boot').isVisible(), false);
   } finally {
     await context.close();
