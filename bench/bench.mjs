@@ -64,6 +64,9 @@ import { codeByCrate } from './wasm-code.mjs';
 import { here } from './common.mjs';
 import { MODEL, firstChart, redraw, slowNetwork } from './chromium.mjs';
 import { coldStart, peerDist } from './cold.mjs';
+
+/** The link the cold start opens besides the default address (as slowNetwork's). */
+const LINK = '?v=1&chip=h100&sz=B:512,D:4096,F:4096';
 import { measurements } from './measure-paste.mjs';
 import { lighthouseFigures } from './lighthouse.mjs';
 import { printReport } from './report.mjs';
@@ -216,6 +219,10 @@ async function main() {
     console.error(`[bench] cold start: ${coldLoads} loads${peer ? ' of the app and of the React + D3 peer page, alternating' : ''}, each in a new browser with a fresh profile`);
     try {
       report.cold_start_ms = await coldStart(server.url, coldLoads, peerServer?.url ?? null);
+      // A link with a chip and sizes: the page keeps its layout, and the
+      // chart is the app's (the peer page is the same with or without one).
+      console.error('[bench] cold start of a link (a chip and sizes), against the peer page');
+      report.cold_link_ms = await coldStart(`${server.url}${LINK}`, coldLoads, peerServer?.url ?? null);
     } catch (e) {
       failed = true;
       console.error(`[bench] cold start failed: ${e.stack ?? e}`);

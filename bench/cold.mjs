@@ -11,13 +11,16 @@ import { CHROMIUM, here, median, round } from './common.mjs';
 /**
  * Cold start: each load in a new browser process with a fresh profile (so
  * nothing is compiled, cached or warm). Navigation -> first contentful
- * paint, -> the app's wasm downloaded, -> first `roofline:drawn` mark, and
+ * paint, -> the app's wasm downloaded, -> the first chart on screen (the
+ * prerendered page's `roofline:prerendered` mark, made in the frame that
+ * paints it, or else the first `roofline:drawn`), -> the app's own first
+ * chart (`roofline:drawn`: the page answers input from then on), and
  * every long task (over 50 ms) from the start until a second after the
  * chart, read by an observer installed before any page script.
  */
 export async function coldStart(url, loads, peerUrl = null) {
-  const app = { first: [], longest: [], counts: [], paint: [], wasm: [] };
-  const peer = { first: [], longest: [], counts: [], paint: [], wasm: [] };
+  const app = { first: [], drawn: [], longest: [], counts: [], paint: [], wasm: [] };
+  const peer = { first: [], drawn: [], longest: [], counts: [], paint: [], wasm: [] };
   // With a peer page, the loads alternate (app, peer, app, ...), so both
   // see the same machine at the same moment.
   for (let i = 0; i < loads; i++) {
@@ -38,7 +41,7 @@ export async function coldStart(url, loads, peerUrl = null) {
 }
 
 /** The median and range of one page's cold loads. */
-function coldFigures({ first, longest, counts, paint, wasm }) {
+function coldFigures({ first, drawn, longest, counts, paint, wasm }) {
   const range = (xs) => [Math.min(...xs), Math.max(...xs)];
   // The median of the loads that recorded the figure (null: none did).
   const medianKnown = (xs) => {
@@ -49,6 +52,8 @@ function coldFigures({ first, longest, counts, paint, wasm }) {
     first_chart_median: round(median(first)),
     first_chart_range: range(first),
     first_chart_runs: first,
+    app_chart_median: round(median(drawn)),
+    app_chart_runs: drawn,
     first_paint_median: medianKnown(paint),
     first_paint_runs: paint,
     wasm_downloaded_median: medianKnown(wasm),
@@ -112,12 +117,15 @@ async function coldLoad(url, into) {
       clearTimeout(timer);
     }
     const t = await run(`({
-      chart: performance.getEntriesByName('roofline:drawn')[0].startTime,
+      chart: (performance.getEntriesByName('roofline:prerendered')[0]
+        ?? performance.getEntriesByName('roofline:drawn')[0]).startTime,
+      drawn: performance.getEntriesByName('roofline:drawn')[0].startTime,
       paint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null,
       wasm: performance.getEntriesByType('resource').find((e) => e.name.endsWith('_bg.wasm'))?.responseEnd ?? null,
       tasks: window.__longTasks,
     })`);
     into.first.push(round(t.chart));
+    into.drawn.push(round(t.drawn));
     into.paint.push(t.paint == null ? null : round(t.paint));
     into.wasm.push(t.wasm == null ? null : round(t.wasm));
     into.longest.push(round(Math.max(0, ...t.tasks.map((x) => x[1]))));

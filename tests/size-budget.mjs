@@ -49,6 +49,9 @@ if (m.first_load_gzip > target) console.log(`first load still ${kb(m.first_load_
 const over = [];
 const bare = m.files.filter((f) => !f.shipped).map((f) => f.name);
 if (bare.length) over.push(`no gzip copy (FILE.gz) of ${bare.join(', ')}: not a release build (bash scripts/build.sh)`);
+const beforeChart = budget.before_chart_limit_kb * 1024;
+console.log(`before the first chart (the page, prerendered) ${kb(m.before_chart_gzip)} KB gzip (limit ${kb(beforeChart)} KB)`);
+if (!(m.before_chart_gzip <= beforeChart)) over.push(`the page before the first chart over its limit by ${kb(m.before_chart_gzip - beforeChart)} KB`);
 if (m.first_load_gzip > limit) over.push(`first load over the enforced limit by ${kb(m.first_load_gzip - limit)} KB`);
 if (m.link_load_gzip > linkLimit) over.push(`opening a link over its limit by ${kb(m.link_load_gzip - linkLimit)} KB`);
 if (m.link_load_gzip <= m.first_load_gzip && m.chunks_gzip.link !== undefined) {

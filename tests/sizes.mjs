@@ -53,7 +53,8 @@ function walk(dir, d = dir) {
 /**
  * Sizes of the build in `dir`: `files` ({ name, raw, gzip, zlib9, shipped,
  * chunk }: `shipped` when the build wrote its gzip copy),
- * `first_load_gzip`, `first_load_zlib9` (the same files at zlib level 9),
+ * `before_chart_gzip` (the page, which holds the default address's first
+ * chart), `first_load_gzip`, `first_load_zlib9` (the same files at zlib level 9),
  * `link_load_gzip` (the first load of an address with a query: with the
  * link chunk and the shared chunks it needs), `chunks_gzip` ({ quiz:
  * bytes, compare: bytes, ... }) and `total_gzip` (everything).
@@ -82,8 +83,13 @@ export function measure(dir) {
     .filter((f) => linkFiles.includes(path.basename(f.name)))
     .reduce((a, f) => a + f.gzip, 0);
   const firstZlib9 = files.filter((f) => f.chunk === null).reduce((a, f) => a + f.zlib9, 0);
+  // The default address's first chart is in the page itself (prerendered,
+  // its stylesheet inlined, no script before it): the page is all the
+  // browser downloads before that chart shows.
+  const beforeChart = files.find((f) => f.name === 'index.html').gzip;
   return {
     files,
+    before_chart_gzip: beforeChart,
     first_load_gzip: first,
     first_load_zlib9: firstZlib9,
     link_load_gzip: link,
