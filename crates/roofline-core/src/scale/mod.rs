@@ -1,0 +1,22 @@
+//! The Scale page's core: the book's Parts 2, 3, 5 and 6 on a mesh of
+//! chips. A mesh of named axes and each axis's link ([`Mesh`],
+//! [`mesh_links`]); collectives on an array in sharded notation
+//! ([`array_collective`]); a sharded matmul in the chapter's four cases
+//! ([`sharded_matmul`]); and training plans ([`layer`], [`conditions`],
+//! [`memory`], [`choose`]). [`evaluate_scale`] turns the page's state into
+//! the view it shows, every number formatted.
+//!
+//! Which bandwidth each formula uses is said where it is used: W_ici is
+//! the per-chip rate of one axis, both directions of its links when it
+//! wraps around (the book's bidirectional figure, 2 × one way), one
+//! direction when it does not, a switch port's one way on a GPU.
+
+mod array;
+mod mesh;
+mod topology;
+
+pub use array::{axes_size, ShardedArray, ShardedDim, MAX_ARRAY_CHARS};
+pub use mesh::{
+    mesh_links, parse_axes, parse_wrap, Axis, AxisLink, Mesh, MeshLinks, MAX_AXES, MAX_CHIPS,
+};
+pub use topology::{topology, Topology, WrapRule};
