@@ -12,11 +12,15 @@
 //! direction when it does not, a switch port's one way on a GPU.
 
 mod array;
+mod coll;
 mod mesh;
+mod sharded;
 mod topology;
 
 pub use array::{axes_size, ShardedArray, ShardedDim, MAX_ARRAY_CHARS};
+pub use coll::{collective, series, CollBound, CollCost, CollOp, CollPoint, POINTS_PER_DECADE};
 pub use mesh::{
     mesh_links, parse_axes, parse_wrap, Axis, AxisLink, Mesh, MeshLinks, MAX_AXES, MAX_CHIPS,
 };
+pub use sharded::{array_collective, ArrayCollective};
 pub use topology::{topology, Topology, WrapRule};

@@ -1,0 +1,265 @@
+//! Part 2's links and Part 3's collectives on the Scale page's mesh,
+//! against numbers derived by hand from the chapters' formulas: W_ici, the
+//! v5e latency threshold, AllReduce = 2 × AllGather, AllToAll = ¼
+//! AllGather, no wraparound, several axes, a GPU's switch, and the
+//! messages for arrays a collective cannot take.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod scale_common;
+use scale_common::{close, links, sizes};
+
+use roofline_core::hardware::preset;
+use roofline_core::scale::{
+    array_collective, mesh_links, parse_wrap, CollBound, CollOp, Mesh, ShardedArray,
+};
+use roofline_core::LevelKind;
+
+fn arr(t: &str) -> ShardedArray {
+    ShardedArray::parse(t).unwrap()
+}
+
+/// Part 2's table: v5p ICI 9e10 one way a link, 1.8e11 both ways; v5e
+/// 4.5e10 and 9e10. A v5e axis wraps only at 16; a v5p axis at multiples
+/// of 4.
+#[test]
+fn links_and_wraparound() {
+    let v5p = links("v5p", "X:16,Y:20,Z:28");
+    for a in &v5p.axes {
+        assert_eq!(a.kind, LevelKind::Ici);
+        assert_eq!((a.one_way, a.bidirectional), (9e10, 1.8e11));
+        assert!(a.wraps, "{} wraps (a multiple of 4)", a.name);
+        assert_eq!(a.per_chip(), 1.8e11);
+    }
+    assert_eq!(v5p.dcn, Some(6.25e9));
+    let v5e = links("v5e", "X:16,Y:8");
+    assert!(v5e.axes[0].wraps && !v5e.axes[1].wraps);
+    assert_eq!(v5e.axes[0].per_chip(), 9e10, "both directions");
+    assert_eq!(v5e.axes[1].per_chip(), 4.5e10, "one direction on a line");
+    assert!(!links("v5p", "X:6").axes[0].wraps, "6 is no multiple of 4");
+    // The user's wraparound wins.
+    let mesh = Mesh::parse("X:16,Y:8").unwrap();
+    let w = parse_wrap(Some("Y"), &mesh).unwrap();
+    let l = mesh_links(&mesh, &preset("v5e").unwrap(), w.as_deref()).unwrap();
+    assert!(!l.axes[0].wraps && l.axes[1].wraps);
+    assert!(parse_wrap(Some("Q"), &mesh).is_err());
+}
+
+/// The book's v5e AllGather over a wrapped axis of 16: T = max(T_min·X/2,
+/// V/W_ici) with W_ici = 9e10 and T_min = 1 µs, so the bound switches at
+/// V = 8 µs × 9e10 = 720 kB, 45 kB a chip (4.5e10 × 1e-6). The page's own
+/// model adds the two and keeps (n − 1)/n: V = 8e-6 × 9e10 × 16/15.
+#[test]
+fn v5e_gather_is_latency_bound_under_45_kb_a_chip() {
+    let l = links("v5e", "X:16");
+    // B = 16 × 22,500 rows of D = 1 bf16: 720 kB in all, 45 kB a chip.
+    let s = sizes(&[("B", 16.0 * 22_500.0), ("D", 1.0)]);
+    let c = array_collective(CollOp::AllGather, &arr("bf16[B_X,D]"), &['X'], &l, &s).unwrap();
+    close(c.v, 720e3, 1e-12, "V");
+    close(c.local_in, 45e3, 1e-12, "a chip's shard");
+    close(c.cost.cost.latency, 8e-6, 1e-12, "8 hops of 1 µs");
+    close(
+        c.cost.book_time,
+        8e-6,
+        1e-12,
+        "the book: latency = V / W here",
+    );
+    close(720e3 / 9e10, 8e-6, 1e-12, "V / W");
+    close(
+        c.cost.switch_bytes.unwrap(),
+        8e-6 * 9e10 * 16.0 / 15.0,
+        1e-12,
+        "the page's switch",
+    );
+    // A 40 kB shard is latency-bound, a 60 kB one bandwidth-bound.
+    let small = sizes(&[("B", 16.0 * 20_000.0), ("D", 1.0)]);
+    let big = sizes(&[("B", 16.0 * 30_000.0), ("D", 1.0)]);
+    let bound = |s| {
+        array_collective(CollOp::AllGather, &arr("bf16[B_X,D]"), &['X'], &l, s)
+            .unwrap()
+            .cost
+            .bound
+    };
+    assert_eq!(bound(&small), CollBound::Latency);
+    assert_eq!(bound(&big), CollBound::Bandwidth);
+    assert_eq!(c.output.text(), "bf16[B,D]");
+}
+
+/// An AllGather's time does not depend on the axis's size (the book's
+/// V / W_ici), up to (n − 1)/n.
+#[test]
+fn gather_time_ignores_the_axis_size() {
+    let s = sizes(&[("B", 2048.0), ("D", 8192.0)]);
+    let v = 2.0 * 2048.0 * 8192.0;
+    for n in [4.0, 8.0, 16.0] {
+        // v5p: every multiple of 4 wraps.
+        let l = links("v5p", &format!("X:{n}"));
+        let c = array_collective(CollOp::AllGather, &arr("bf16[B_X,D]"), &['X'], &l, &s).unwrap();
+        close(
+            c.cost.cost.bandwidth_time,
+            (n - 1.0) / n * v / 1.8e11,
+            1e-12,
+            "bytes' time",
+        );
+        close(c.cost.book_time, v / 1.8e11, 1e-12, "V / W");
+    }
+}
+
+/// AllReduce = ReduceScatter + AllGather: 2V / W_ici, twice an
+/// AllGather's bytes and hops. AllToAll on a wrapped ring: V / (4·W), a
+/// quarter of an AllGather.
+#[test]
+fn allreduce_is_two_gathers_and_alltoall_a_quarter() {
+    let l = links("v5p", "X:16");
+    let s = sizes(&[("B", 4096.0), ("D", 8192.0)]);
+    let v = 2.0 * 4096.0 * 8192.0;
+    let g = array_collective(CollOp::AllGather, &arr("bf16[B_X,D]"), &['X'], &l, &s).unwrap();
+    let r = array_collective(CollOp::AllReduce, &arr("bf16[B,D]"), &['X'], &l, &s).unwrap();
+    let rs = array_collective(CollOp::ReduceScatter, &arr("bf16[B,D]"), &['X'], &l, &s).unwrap();
+    let a = array_collective(CollOp::AllToAll, &arr("bf16[B,D_X]"), &['X'], &l, &s).unwrap();
+    close(
+        r.cost.cost.bytes_per_chip,
+        2.0 * g.cost.cost.bytes_per_chip,
+        1e-12,
+        "bytes",
+    );
+    close(
+        r.cost.cost.bandwidth_time,
+        2.0 * g.cost.cost.bandwidth_time,
+        1e-12,
+        "time",
+    );
+    close(
+        r.cost.cost.latency,
+        2.0 * g.cost.cost.latency,
+        1e-12,
+        "latency",
+    );
+    close(r.cost.book_time, 2.0 * v / 1.8e11, 1e-12, "2V / W");
+    close(
+        rs.cost.cost.time,
+        g.cost.cost.time,
+        1e-12,
+        "ReduceScatter = AllGather",
+    );
+    close(
+        a.cost.cost.bandwidth_time,
+        v / (4.0 * 1.8e11),
+        1e-12,
+        "V·n / (4·n·W)",
+    );
+    close(
+        a.cost.cost.bytes_per_chip,
+        15.0 / 256.0 * v,
+        1e-12,
+        "(n − 1)/n² of V",
+    );
+    assert_eq!(rs.output.text(), "bf16[B_X,D]");
+    assert_eq!(a.output.text(), "bf16[B_X,D]");
+}
+
+/// Without the wraparound a ring is a line: one direction, W = 4.5e10 on
+/// v5e, so twice the time (the book's "about twice as long"), and n − 1
+/// hops instead of n/2.
+#[test]
+fn no_wraparound_takes_twice_as_long() {
+    let l = links("v5e", "X:16");
+    let s = sizes(&[("B", 1_048_576.0), ("D", 1024.0)]);
+    let c = array_collective(CollOp::AllGather, &arr("bf16[B_X,D]"), &['X'], &l, &s).unwrap();
+    let v = 2.0 * 1_048_576.0 * 1024.0;
+    close(
+        c.wrapped.cost.bandwidth_time,
+        15.0 / 16.0 * v / 9e10,
+        1e-12,
+        "wrapped",
+    );
+    close(
+        c.unwrapped.cost.bandwidth_time,
+        15.0 / 16.0 * v / 4.5e10,
+        1e-12,
+        "a line",
+    );
+    close(c.unwrapped.cost.latency, 15e-6, 1e-12, "15 hops");
+    close(c.wrapped.cost.latency, 8e-6, 1e-12, "8 hops");
+}
+
+/// Over two axes at once: the book's max(T_min·Σ|X_i|/2, V/(W·2)), here
+/// on v5p 4×4×4 (every axis wraps): 4 hops of 1 µs and 2 × 1.8e11 B/s.
+/// The array split over Z as well moves V = global / |Z|.
+#[test]
+fn two_axes_add_bandwidth_and_hops() {
+    let l = links("v5p", "X:4,Y:4,Z:4");
+    let s = sizes(&[("B", 4096.0), ("D", 8192.0)]);
+    let c = array_collective(
+        CollOp::AllGather,
+        &arr("bf16[B_XY,D_Z]"),
+        &['X', 'Y'],
+        &l,
+        &s,
+    )
+    .unwrap();
+    let v = 2.0 * 4096.0 * 8192.0 / 4.0;
+    close(c.v, v, 1e-12, "V within a group");
+    close(c.cost.rate, 3.6e11, 1e-12, "two axes' W");
+    close(
+        c.cost.cost.bandwidth_time,
+        15.0 / 16.0 * v / 3.6e11,
+        1e-12,
+        "bytes",
+    );
+    close(c.cost.cost.latency, 4e-6, 1e-12, "(4 + 4)/2 hops");
+    close(c.cost.book_time, v / 3.6e11, 1e-12, "V / (W·2)");
+    assert_eq!(c.output.text(), "bf16[B,D_Z]");
+}
+
+/// An H100's NVLink domain is a switch: each GPU sends (n − 1)/n of V at
+/// its port's 4.5e11 B/s one way; NCCL's latency 3.6 µs + 0.47 µs a step.
+/// A second axis crosses nodes over InfiniBand, 5e10 B/s per GPU.
+#[test]
+fn a_gpu_domain_is_a_switch() {
+    let l = links("h100", "X:8,Y:4");
+    assert_eq!(l.axes[0].kind, LevelKind::NvLink);
+    assert_eq!(l.axes[1].kind, LevelKind::Dcn);
+    assert_eq!(l.axes[1].one_way, 5e10);
+    let s = sizes(&[("B", 8192.0), ("D", 4096.0)]);
+    let c = array_collective(CollOp::AllGather, &arr("bf16[B_X,D]"), &['X'], &l, &s).unwrap();
+    let v = 2.0 * 8192.0 * 4096.0;
+    close(
+        c.cost.cost.bandwidth_time,
+        7.0 / 8.0 * v / 4.5e11,
+        1e-12,
+        "a port",
+    );
+    close(c.cost.cost.latency, 3.6e-6 + 7.0 * 0.47e-6, 1e-12, "NCCL");
+    close(
+        c.unwrapped.cost.time,
+        c.cost.cost.time,
+        1e-12,
+        "nothing to wrap",
+    );
+}
+
+/// Arrays a collective cannot take, each with a message that says why.
+#[test]
+fn bad_specs_say_why() {
+    let l = links("v5e", "X:4,Y:4");
+    let s = sizes(&[("B", 1024.0), ("D", 1000.0)]);
+    let err = |op, a: &str, ax: &[char], s| {
+        array_collective(op, &arr(a), ax, &l, s)
+            .unwrap_err()
+            .to_string()
+    };
+    assert!(err(CollOp::AllGather, "bf16[B_Y,D]", &['X'], &s).contains("nothing to gather"));
+    assert!(err(CollOp::AllReduce, "bf16[B_X,D]", &['X'], &s).contains("partial sums"));
+    assert!(err(CollOp::AllGather, "bf16[B_Z,D]", &['Z'], &s).contains("not in the mesh"));
+    let odd = sizes(&[("B", 1000.0), ("D", 4.0)]);
+    let e = array_collective(CollOp::AllGather, &arr("bf16[B_XY,D]"), &['X'], &l, &odd)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("not divided by the 16 chips"), "{e}");
+    assert!(ShardedArray::parse("bf16[B_X,D_X]")
+        .unwrap_err()
+        .to_string()
+        .contains("two dimensions"));
+    let none = sizes(&[("B", 1024.0)]);
+    assert!(err(CollOp::AllGather, "bf16[B_X,D]", &['X'], &none).contains("no size for D"));
+}
