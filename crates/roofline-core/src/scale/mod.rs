@@ -13,12 +13,14 @@
 
 mod array;
 mod coll;
+mod matmul;
 mod mesh;
 mod sharded;
 mod topology;
 
 pub use array::{axes_size, ShardedArray, ShardedDim, MAX_ARRAY_CHARS};
 pub use coll::{collective, series, CollBound, CollCost, CollOp, CollPoint, POINTS_PER_DECADE};
+pub use matmul::{comms_roofline, sharded_matmul, MatmulPoint, Placement, ShardedMatmul};
 pub use mesh::{
     mesh_links, parse_axes, parse_wrap, Axis, AxisLink, Mesh, MeshLinks, MAX_AXES, MAX_CHIPS,
 };
