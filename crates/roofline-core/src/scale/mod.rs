@@ -14,15 +14,24 @@
 mod array;
 mod coll;
 mod matmul;
+mod memory;
 mod mesh;
+mod plan;
 mod sharded;
 mod topology;
+mod train;
 
 pub use array::{axes_size, ShardedArray, ShardedDim, MAX_ARRAY_CHARS};
 pub use coll::{collective, series, CollBound, CollCost, CollOp, CollPoint, POINTS_PER_DECADE};
 pub use matmul::{comms_roofline, sharded_matmul, MatmulPoint, Placement, ShardedMatmul};
+pub use memory::{memory, min_chips, run_time, Memory, MemoryInput, RunTime, ADAM, BF16};
 pub use mesh::{
     mesh_links, parse_axes, parse_wrap, Axis, AxisLink, Mesh, MeshLinks, MAX_AXES, MAX_CHIPS,
 };
+pub use plan::{
+    axes_spanned, choose, crossover, floor_pow2, nearest_pow2, roofline, splits, Plan,
+    RooflinePoint, Split,
+};
 pub use sharded::{array_collective, ArrayCollective};
 pub use topology::{topology, Topology, WrapRule};
+pub use train::{conditions, layer, threshold, Conditions, LayerInput, LayerTimes, Strategy};
