@@ -13,16 +13,21 @@
 
 mod array;
 mod coll;
+pub(crate) mod link;
 mod matmul;
 mod memory;
 mod mesh;
 mod plan;
 mod sharded;
+mod state;
 mod topology;
 mod train;
+mod view;
+mod view_train;
 
 pub use array::{axes_size, ShardedArray, ShardedDim, MAX_ARRAY_CHARS};
 pub use coll::{collective, series, CollBound, CollCost, CollOp, CollPoint, POINTS_PER_DECADE};
+pub use link::{read_query, write_query};
 pub use matmul::{comms_roofline, sharded_matmul, MatmulPoint, Placement, ShardedMatmul};
 pub use memory::{memory, min_chips, run_time, Memory, MemoryInput, RunTime, ADAM, BF16};
 pub use mesh::{
@@ -33,5 +38,8 @@ pub use plan::{
     RooflinePoint, Split,
 };
 pub use sharded::{array_collective, ArrayCollective};
+pub use state::{ScaleState, DEFAULT_ARRAY};
 pub use topology::{topology, Topology, WrapRule};
 pub use train::{conditions, layer, threshold, Conditions, LayerInput, LayerTimes, Strategy};
+pub use view::{evaluate_scale, links_of, AxisRow, CollView, MatmulView, ScaleView};
+pub use view_train::{train_view, SplitRow, TrainView};
