@@ -263,3 +263,97 @@ fn bad_specs_say_why() {
     let none = sizes(&[("B", 1024.0)]);
     assert!(err(CollOp::AllGather, "bf16[B_X,D]", &['X'], &none).contains("no size for D"));
 }
+
+/// Part 3's Pop Quiz 2: AllGather_Y([E_Y, F]) on v5e `{X: 8, Y: 4}`, bf16.
+/// Y = 4 has no wraparound on v5e, so the ring is a line at 4.5e10 one
+/// way: with E = 2048, F = 8192 the book's 3 × 8.4e6 / 4.5e10 ≈ 560 µs
+/// (here (n − 1)/n · V / W + 3 hops); with E = F = 256 a 32 kB shard is
+/// latency-bound, about 3 µs (3 hops of 1 µs).
+#[test]
+fn pop_quiz_2_allgather_on_v5e() {
+    let l = links("v5e", "X:8,Y:4");
+    let big = sizes(&[("E", 2048.0), ("F", 8192.0)]);
+    let c = array_collective(CollOp::AllGather, &arr("bf16[E_Y,F]"), &['Y'], &l, &big).unwrap();
+    let v = 2.0 * 2048.0 * 8192.0;
+    close(
+        c.cost.cost.bandwidth_time,
+        3.0 / 4.0 * v / 4.5e10,
+        1e-12,
+        "a line",
+    );
+    close(
+        c.cost.cost.bandwidth_time,
+        3.0 * 8.4e6 / 4.5e10,
+        0.002,
+        "the book's 560 µs",
+    );
+    close(c.cost.cost.latency, 3e-6, 1e-12, "3 hops");
+    // With a wraparound it would be the book's first estimate, V / 9e10.
+    close(c.wrapped.book_time, v / 9e10, 1e-12, "377 µs wrapped");
+    let small = sizes(&[("E", 256.0), ("F", 256.0)]);
+    let c = array_collective(CollOp::AllGather, &arr("bf16[E_Y,F]"), &['Y'], &l, &small).unwrap();
+    close(c.local_in, 32_768.0, 1e-12, "a 32 kB shard");
+    assert_eq!(c.cost.bound, CollBound::Latency);
+    close(c.cost.cost.latency, 3e-6, 1e-12, "about 3 µs");
+}
+
+/// Part 3's Question 2 on TPU v4p 4×4×4 (every axis wraps; W = 9e10 both
+/// ways), B = 1024, D = 4096, bf16: AllGather_X([B_X, D_Y]) moves 2BD/Y,
+/// 2·1024·4096/(9e10·4) ≈ 23 µs; AllGather_XY the whole 2BD over twice the
+/// bandwidth, ≈ 46 µs, with a latency of 4 hops; AllReduce_Z of
+/// [B_X, D_Y]{U_Z}, 4BD/(16·W) ≈ 11.6 µs. Question 3: AllGather_X([B_X])
+/// of 128 values is latency-bound, 2 hops, about 2 µs.
+#[test]
+fn question_2_and_3_on_v4p() {
+    let l = links("v4p", "X:4,Y:4,Z:4");
+    let s = sizes(&[("B", 1024.0), ("D", 4096.0)]);
+    let a = arr("bf16[B_X,D_Y]");
+    let x = array_collective(CollOp::AllGather, &a, &['X'], &l, &s).unwrap();
+    close(
+        x.cost.book_time,
+        2.0 * 1024.0 * 4096.0 / (9e10 * 4.0),
+        1e-12,
+        "part 1",
+    );
+    close(x.cost.book_time, 23.3e-6, 0.001, "23 µs");
+    let xy = array_collective(CollOp::AllGather, &a, &['X', 'Y'], &l, &s).unwrap();
+    close(
+        xy.cost.book_time,
+        2.0 * 1024.0 * 4096.0 / (2.0 * 9e10),
+        1e-12,
+        "part 2",
+    );
+    close(xy.cost.cost.latency, 4e-6, 1e-12, "4 µs of latency");
+    let z = array_collective(CollOp::AllReduce, &a, &['Z'], &l, &s).unwrap();
+    close(
+        z.cost.book_time,
+        4.0 * 1024.0 * 4096.0 / (16.0 * 9e10),
+        1e-12,
+        "part 3",
+    );
+    close(z.cost.book_time, 11.6e-6, 0.005, "11.6 µs");
+    let tiny = sizes(&[("B", 128.0)]);
+    let q3 = array_collective(CollOp::AllGather, &arr("bf16[B_X]"), &['X'], &l, &tiny).unwrap();
+    assert_eq!(q3.cost.bound, CollBound::Latency);
+    close(q3.cost.cost.latency, 2e-6, 1e-12, "2 hops");
+    close(q3.cost.cost.time, 2e-6, 0.01, "about 2 µs");
+}
+
+/// The chart: 33 message sizes from 1 kB to 100 GB; each time is the
+/// latency floor plus the bandwidth line; small messages sit on the floor,
+/// large ones on the line.
+#[test]
+fn the_chart_has_a_floor_and_a_line() {
+    let l = links("v5e", "X:16");
+    let axes: Vec<_> = l.axes.iter().collect();
+    let pts = roofline_core::scale::series(CollOp::AllGather, &axes);
+    assert_eq!(pts.len(), 33);
+    close(pts[0].bytes, 1e3, 1e-12, "from 1 kB");
+    close(pts[32].bytes, 1e11, 1e-9, "to 100 GB");
+    for p in &pts {
+        close(p.time, p.latency + p.bandwidth, 1e-12, "sum");
+        close(p.latency, 8e-6, 1e-12, "the floor");
+        close(p.bandwidth, 15.0 / 16.0 * p.bytes / 9e10, 1e-12, "the line");
+    }
+    assert!(pts[0].latency > pts[0].bandwidth && pts[32].bandwidth > pts[32].latency);
+}
