@@ -259,3 +259,83 @@ fn the_link_round_trips() {
         assert!(!m.contains("nan") && !m.contains("inf"), "{}", n.message);
     }
 }
+
+/// One degree given, the other fills the mesh: FSDP + TP with X = 16 on
+/// v5p's 64 chips is Y = 4; FSDP with X = 32 uses 32 chips.
+#[test]
+fn one_degree_fills_the_mesh() {
+    let calc = CalcState::default();
+    let m = &model("llama3-8b").unwrap().config;
+    let v5p = preset("v5p").unwrap();
+    let s = ScaleState {
+        strat: Strategy::Mixed,
+        x: Some(16.0),
+        ..ScaleState::default()
+    };
+    let v = evaluate_scale(&s, &v5p, &calc.op, &calc.sizes, m);
+    let t = v.train.unwrap();
+    assert!(
+        t.degrees
+            .starts_with("X = 16 (M_X = 2 axes), Y = 4 (M_Y = 1)"),
+        "{}",
+        t.degrees
+    );
+    let s = ScaleState {
+        x: Some(32.0),
+        ..ScaleState::default()
+    };
+    let v = evaluate_scale(&s, &v5p, &calc.op, &calc.sizes, m);
+    close(
+        v.value("train-tokens-per-chip").unwrap().parse().unwrap(),
+        4_194_304.0 / 32.0,
+        1e-12,
+        "B / 32",
+    );
+}
+
+/// Pipelining LLaMA-3-8B on v5p 4×4×4: 4 stages of 16 chips in ZeRO-1
+/// data parallelism (M_X = 2 axes), 1024 sequences, so 64 microbatches a
+/// replica. A step's comms: the gradients' AllReduces of the 32/4 layers a
+/// stage holds, 8·D·F/(W·2) each, and 64 + 4 − 2 hops of 2·B·D/(16·64)
+/// bytes forward and backward; the bubble (4 − 1)/(64 + 4 − 1) ≈ 4.48%.
+#[test]
+fn pipelining_counts_its_hops() {
+    let calc = CalcState::default();
+    let m = &model("llama3-8b").unwrap().config;
+    let s = ScaleState {
+        strat: Strategy::Pp,
+        ..ScaleState::default()
+    };
+    let v = evaluate_scale(&s, &preset("v5p").unwrap(), &calc.op, &calc.sizes, m);
+    let t = v.train.unwrap();
+    let (b, d, f, w) = (4_194_304.0, 4096.0, 14336.0, 1.8e11);
+    let grads = 8.0 * d * f / (w * 2.0) * 32.0 / 4.0;
+    let pipe = 2.0 * 66.0 * 2.0 * b * d / (16.0 * w * 64.0);
+    assert_eq!(t.step_comms, roofline_core::format::seconds(grads + pipe));
+    assert!(
+        t.notes
+            .iter()
+            .any(|n| n.contains("64 microbatches") && n.contains("4.48%")),
+        "{:?}",
+        t.notes
+    );
+}
+
+/// Every surprise the issue names has its "Why?".
+#[test]
+fn every_surprise_has_its_why() {
+    for key in [
+        "gather-size",
+        "allreduce-twice",
+        "tp-batch",
+        "fsdp-dp",
+        "which-bandwidth",
+        "dcn",
+    ] {
+        assert!(
+            roofline_core::scale::why(key).is_some_and(|w| w.len() > 100),
+            "{key}"
+        );
+    }
+    assert_eq!(roofline_core::scale::why("nope"), None);
+}

@@ -24,6 +24,7 @@ mod topology;
 mod train;
 mod view;
 mod view_train;
+mod words;
 
 pub use array::{axes_size, ShardedArray, ShardedDim, MAX_ARRAY_CHARS};
 pub use coll::{collective, series, CollBound, CollCost, CollOp, CollPoint, POINTS_PER_DECADE};
@@ -43,3 +44,4 @@ pub use topology::{topology, Topology, WrapRule};
 pub use train::{conditions, layer, threshold, Conditions, LayerInput, LayerTimes, Strategy};
 pub use view::{evaluate_scale, links_of, AxisRow, CollView, MatmulView, ScaleView};
 pub use view_train::{train_view, SplitRow, TrainView};
+pub use words::{why, WHY};

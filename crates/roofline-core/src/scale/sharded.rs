@@ -143,7 +143,23 @@ pub fn array_collective(
     let u: Vec<AxisLink> = chosen.iter().map(|a| a.with_wrap(false)).collect();
     let wrapped = collective(op, v, &w.iter().collect::<Vec<_>>())?;
     let unwrapped = collective(op, v, &u.iter().collect::<Vec<_>>())?;
-    let derivation = derive(op, input, &output, v, &chosen, &cost);
+    let mut derivation = derive(op, input, &output, v, &chosen, &cost);
+    if chosen
+        .iter()
+        .any(|a| a.link.wiring != crate::collective::Wiring::Switch)
+    {
+        let switch = |c: &CollCost| {
+            c.switch_bytes
+                .map_or(format::MISSING.to_string(), format::bytes)
+        };
+        derivation.push(format!(
+            "With every axis wrapped: {} (latency-bound below {}); with none: {} (below {}).",
+            format::seconds(wrapped.cost.time),
+            switch(&wrapped),
+            format::seconds(unwrapped.cost.time),
+            switch(&unwrapped)
+        ));
+    }
     Ok(ArrayCollective {
         op,
         axes: axes.to_vec(),

@@ -129,10 +129,25 @@ pub fn train_view(
         Strategy::Dp | Strategy::Fsdp => (n, 1.0),
         Strategy::Tp => (1.0, n),
         Strategy::Mixed | Strategy::Pods => (plan.x, plan.y),
-        Strategy::Pp => (4f64.min(n), n / 4f64.min(n)),
+        Strategy::Pp => {
+            let stages = [4.0, 2.0, 1.0]
+                .into_iter()
+                .find(|k| n % k == 0.0)
+                .unwrap_or(1.0);
+            (stages, n / stages)
+        }
     };
-    let x = s.x.unwrap_or(dx);
-    let y = s.y.unwrap_or(dy);
+    // One degree given: the other fills the mesh (or stays 1 where the
+    // strategy has no such degree).
+    let uses_y = !matches!(strat, Strategy::Dp | Strategy::Fsdp);
+    let (x, y) = match (s.x, s.y) {
+        (Some(x), Some(y)) => (x, y),
+        (Some(x), None) if uses_y => (x, (n / x).floor().max(1.0)),
+        (Some(x), None) => (x, 1.0),
+        (None, Some(y)) if strat == Strategy::Tp => (1.0, y),
+        (None, Some(y)) => ((n / y).floor().max(1.0), y),
+        (None, None) => (dx, dy),
+    };
     if x * y > n {
         return Err((
             "x",
@@ -169,7 +184,18 @@ pub fn train_view(
     } else {
         x * y * pods
     };
-    let step_comms = per_layer.t_comms() * per_layer.passes * model.layers;
+    let seqs = b / s.seq;
+    let microbatches = (seqs / y.max(1.0)).floor().max(1.0);
+    let step_comms = if strat == Strategy::Pp {
+        // A stage holds L/X layers; its activations cross to the next stage
+        // in N_MB + X − 2 hops of 2·B·D/(Y·N_MB) bytes a hop, forward and
+        // backward (the GPU chapter's count), over one axis's W.
+        let hops = microbatches + x - 2.0;
+        let pipe = 2.0 * hops.max(0.0) * 2.0 * b * model.d_model / (y.max(1.0) * w * microbatches);
+        per_layer.t_comms() * model.layers / x.max(1.0) + pipe
+    } else {
+        per_layer.t_comms() * per_layer.passes * model.layers
+    };
     let rt = run_time(params, b, s.budget, chips_used, c, s.mfu, step_comms);
     let mem = memory(&MemoryInput {
         params,
@@ -267,8 +293,7 @@ pub fn train_view(
             count(chips_used)
         ));
     }
-    let seqs = b / s.seq;
-    if x * pods > seqs {
+    if x * pods > seqs && strat != Strategy::Pp {
         notes.push(format!(
             "{} sequences of {} tokens: splitting the batch {}-way also splits sequences (context parallelism), which the chapter allows.",
             count(seqs),
@@ -277,9 +302,9 @@ pub fn train_view(
         ));
     }
     if strat == Strategy::Pp {
-        let mb = (seqs / (n / x.max(1.0))).max(1.0);
+        let mb = microbatches;
         notes.push(format!(
-            "Pipelining is qualitative in the chapter. With {} microbatches a step, a GPipe/1F1B bubble of (stages − 1)/(microbatches + stages − 1) = {} would idle the chips (a usual figure, not the book's).",
+            "Pipelining is qualitative in the chapter. With {} microbatches a step, a GPipe/1F1B bubble of (stages − 1)/(microbatches + stages − 1) = {} would idle the chips (a usual figure, not the book's). The page pairs pipelining with ZeRO-1, as the GPU chapter does: ZeRO-3 would gather the weights again for every microbatch.",
             count(mb),
             format::percent((x - 1.0) / (mb + x - 1.0))
         ));
