@@ -7,6 +7,11 @@
 //! optimizer (10 in all, its "HBM / 10" rule) and leaves gradients out of
 //! Part 6's table; the page counts them too (bf16, 2 bytes a parameter),
 //! and says so, so its totals are a little above the book's.
+//!
+//! Checkpoints are `ckpt` bf16 `[B, D]` tensors a layer, split over every
+//! chip of a slice whatever the strategy: the batch over X, and under TP
+//! the activations `[B, D_Y]` over Y as well (pipelining: a stage's L/X
+//! layers over its Y chips, the same bytes a chip).
 
 use super::train::Strategy;
 

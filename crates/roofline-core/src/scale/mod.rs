@@ -22,6 +22,7 @@ mod sharded;
 mod state;
 mod topology;
 mod train;
+mod train_words;
 mod view;
 mod view_train;
 mod words;

@@ -13,6 +13,7 @@ use super::mesh::MeshLinks;
 use super::plan::{axes_spanned, choose, crossover, roofline, splits, RooflinePoint};
 use super::state::ScaleState;
 use super::train::{conditions, layer, threshold, LayerInput, Strategy};
+use super::train_words::{conditions_words, notes, Facts};
 use super::view::raw;
 
 /// One split of the training roofline's slider.
@@ -76,6 +77,16 @@ pub struct TrainView {
 }
 
 type Err = (&'static str, String);
+
+/// Days with 3 significant digits (`44.7`), whole beyond a thousand, in
+/// the book's scientific form beyond a billion.
+fn days_text(d: f64) -> String {
+    if d.abs() < 1000.0 {
+        format::sig(d, 3)
+    } else {
+        count(d)
+    }
+}
 
 /// The training view of state `s` on `links` and `chip`, for `model`.
 pub fn train_view(
@@ -229,86 +240,32 @@ pub fn train_view(
     values.push(("train-fits", fits.to_string()));
     values.push(("train-min-chips", raw(min)));
 
-    let mut conds = vec![
-        format!(
-            "α = C / W_ici = {} / {} = {} (W: axis {}'s {} per chip, {}).",
-            format::flops_rate(c),
-            format::bandwidth(w),
-            count(k.alpha),
-            axis.name,
-            axis.kind,
-            if axis.wraps { "both directions, as it wraps" } else { "one direction" }
-        ),
-        format!(
-            "DP and FSDP: compute-bound when B/X > α / M_X = {} tokens a chip; here B/X = {}.",
-            count(k.dp_threshold),
-            count(b / x.max(1.0) / pods)
-        ),
-        format!(
-            "TP: compute-bound when Y < M_Y·F / α = {} (whatever the batch); here Y = {}.",
-            count(k.tp_limit),
-            count(y)
-        ),
-        format!(
-            "FSDP + TP: X_opt = √((B/F)·(M_X/M_Y)·N) = {}; compute-bound when B/N > α² / (M_X·M_Y·F) = {}; here B/N = {}.",
-            count(k.x_opt),
-            count(k.mixed_threshold),
-            count(k.tokens_per_chip)
-        ),
-    ];
-    if w_dcn > 0.0 {
-        conds.push(format!(
-            "Across pods: compute-bound when the tokens a pod exceed C / W_dcn = {} / {} = {}; here {}.",
-            format::flops_rate(c),
-            format::bandwidth(w_dcn),
-            count(k.dcn_threshold),
-            count(k.tokens_per_slice)
-        ));
-    }
-    let mut notes = vec![
-        "A layer is its MLP, as in the chapter: D and F of the model, two matrices, attention left out; the whole model's FLOPs are 6·P·tokens.".to_string(),
-        "Memory counts bf16 gradients (2 bytes a parameter), which the book's Part 6 table leaves out; its weights (2 bytes) and Adam's moments (8 bytes) are the book's.".to_string(),
-        format!(
-            "The axes a degree spans: TP takes the mesh's axes from the last, as few as hold Y; FSDP the rest (here M_X = {}, M_Y = {}){}.",
-            count(mx),
-            count(my),
-            if s.mx.is_some() || s.my.is_some() { ", as you set them" } else { "" }
-        ),
-        "C / W_dcn uses the catalogue's DCN per chip: 4.59e14 / 6.25e9 = 73,440 on v5p, the chapter's derivation; its takeaways' \"about 71,000\" is an older rounding.".to_string(),
-    ];
-    if n > 8960.0 && chip.id == "v5p" {
-        notes.push("The largest v5p slice has 8960 chips (the chapter's current text): more chips than that cross DCN.".to_string());
-    }
-    if plan.chips < n * pods {
-        notes.push(format!(
-            "The chapter's plan rounds its degrees to powers of two and so uses {} of the {} chips, as its LLaMA-3 plan (2048 × 4 = 8192 of a 8960-chip pod) does.",
-            count(plan.chips),
-            count(n * pods)
-        ));
-    }
-    if b < chips_used {
-        notes.push(format!(
-            "The batch ({} tokens) is smaller than the chips ({}): some chips would have no token.",
-            count(b),
-            count(chips_used)
-        ));
-    }
-    if x * pods > seqs && strat != Strategy::Pp {
-        notes.push(format!(
-            "{} sequences of {} tokens: splitting the batch {}-way also splits sequences (context parallelism), which the chapter allows.",
-            count(seqs),
-            count(s.seq),
-            count(x * pods)
-        ));
-    }
-    if strat == Strategy::Pp {
-        let mb = microbatches;
-        notes.push(format!(
-            "Pipelining is qualitative in the chapter. With {} microbatches a step, a GPipe/1F1B bubble of (stages − 1)/(microbatches + stages − 1) = {} would idle the chips (a usual figure, not the book's). The page pairs pipelining with ZeRO-1, as the GPU chapter does: ZeRO-3 would gather the weights again for every microbatch.",
-            count(mb),
-            format::percent((x - 1.0) / (mb + x - 1.0))
-        ));
-    }
+    let facts = Facts {
+        k,
+        c,
+        w,
+        w_dcn,
+        axis_name: axis.name,
+        axis_kind: axis.kind,
+        wraps: axis.wraps,
+        b,
+        x,
+        y,
+        mx,
+        my,
+        pods,
+        n,
+        seq: s.seq,
+        seqs,
+        microbatches,
+        chips_used,
+        plan_chips: plan.chips,
+        strat,
+        set_axes: s.mx.is_some() || s.my.is_some(),
+        v5p: chip.id == "v5p",
+    };
+    let conds = conditions_words(&facts);
+    let notes = notes(&facts);
     let split = LayerInput {
         x: if strat == Strategy::Pods || strat == Strategy::Mixed {
             x
@@ -402,8 +359,8 @@ pub fn train_view(
         step_time: format::seconds(rt.step),
         days: format!(
             "{} days ({} if compute-bound)",
-            format::sig(rt.days, 3),
-            format::sig(rt.days_compute, 3)
+            days_text(rt.days),
+            days_text(rt.days_compute)
         ),
         plan: plan_words,
         notes,
