@@ -18,15 +18,18 @@ fn shows_non_finite(text: &str) -> bool {
         .any(|w| ["nan", "inf", "infinity"].contains(&w.to_ascii_lowercase().as_str()))
 }
 
-fn size() -> impl Strategy<Value = f64> {
+fn size() -> BoxedStrategy<f64> {
     prop_oneof![
         Just(1.0),
         Just(1e30),
         Just(-4.0),
         Just(0.0),
+        Just(f64::NAN),
+        Just(f64::INFINITY),
         (1u32..=20).prop_map(|k| f64::from(1u32 << k)),
         (1.0f64..1e9),
     ]
+    .boxed()
 }
 
 fn mesh_text() -> impl Strategy<Value = String> {
@@ -56,50 +59,97 @@ fn degree() -> impl Strategy<Value = Option<f64>> {
     prop_oneof![
         Just(None),
         (1u32..=4096).prop_map(|v| Some(f64::from(v))),
-        Just(Some(1e6))
+        Just(Some(1e6)),
+        Just(Some(0.0)),
+        Just(Some(-2.0)),
+        Just(Some(2.5)),
+        Just(Some(f64::NAN)),
     ]
 }
 
-prop_compose! {
-    fn state()(
-        mesh in prop::option::of(mesh_text()),
-        wrap in prop::option::of("[XYZQ]{0,3}|none"),
-        cop in 0usize..4,
-        cax in "[XYZQ]{0,3}",
-        arr in prop_oneof![Just("bf16[B_X,D]".to_string()), Just("fp32[B,D_XY]".to_string()), ".{0,16}".prop_map(|s| s)],
-        tokens in size(),
-        seq in size(),
-        strat in 0usize..6,
-        x in degree(),
-        y in degree(),
-        mx in prop::option::of(0u32..=6),
-        my in prop::option::of(0u32..=6),
-        zero in 1u8..=3,
-        ckpt in prop_oneof![Just(0.0), Just(4.0), Just(1000.0)],
-        mfu in prop_oneof![Just(1e-9), Just(0.4), Just(1.0)],
-        budget in size(),
-        pods in prop_oneof![Just(1.0), Just(4.0), Just(1e4)],
-    ) -> ScaleState {
-        ScaleState {
-            mesh,
-            wrap,
-            cop: CollOp::ALL[cop],
-            cax,
-            arr,
-            tokens: tokens.abs().max(1.0),
-            seq: seq.abs().max(1.0),
-            strat: Plan::ALL[strat],
-            x,
-            y,
-            mx: mx.map(f64::from),
-            my: my.map(f64::from),
-            zero,
-            ckpt,
-            mfu,
-            budget: budget.abs().max(1.0),
-            pods,
-        }
-    }
+/// The collective's keys: mesh, wrap, collective, axes, array.
+type CollKeys = (Option<String>, Option<String>, usize, String, String);
+
+fn coll_keys() -> BoxedStrategy<CollKeys> {
+    (
+        prop::option::of(mesh_text()),
+        prop::option::of("[XYZQ]{0,3}|none"),
+        0usize..4,
+        "[XYZQ]{0,3}",
+        prop_oneof![
+            Just("bf16[B_X,D]".to_string()),
+            Just("fp32[B,D_XY]".to_string()),
+            ".{0,16}"
+        ],
+    )
+        .boxed()
+}
+
+/// The training plan's numbers, any of them out of range.
+type TrainNums = (
+    f64,
+    f64,
+    usize,
+    Option<f64>,
+    Option<f64>,
+    Option<u32>,
+    Option<u32>,
+);
+
+fn train_nums() -> BoxedStrategy<TrainNums> {
+    (
+        size(),
+        size(),
+        0usize..6,
+        degree(),
+        degree(),
+        prop::option::of(0u32..=6),
+        prop::option::of(0u32..=6),
+    )
+        .boxed()
+}
+
+fn run_nums() -> BoxedStrategy<(u8, f64, f64, f64, f64)> {
+    (
+        0u8..=5,
+        prop_oneof![Just(0.0), Just(4.0), Just(1000.0), Just(-1.0)],
+        prop_oneof![Just(1e-9), Just(0.4), Just(1.0), Just(0.0), Just(2.0)],
+        size(),
+        prop_oneof![Just(1.0), Just(4.0), Just(1e4), Just(0.5)],
+    )
+        .boxed()
+}
+
+fn state() -> BoxedStrategy<ScaleState> {
+    (coll_keys(), train_nums(), run_nums())
+        .prop_map(
+            |(
+                (mesh, wrap, cop, cax, arr),
+                (tokens, seq, strat, x, y, mx, my),
+                (zero, ckpt, mfu, budget, pods),
+            )| {
+                ScaleState {
+                    mesh,
+                    wrap,
+                    cop: CollOp::ALL[cop],
+                    cax,
+                    arr,
+                    tokens,
+                    seq,
+                    strat: Plan::ALL[strat],
+                    x,
+                    y,
+                    mx: mx.map(f64::from),
+                    my: my.map(f64::from),
+                    zero,
+                    ckpt,
+                    mfu,
+                    budget,
+                    pods,
+                }
+            },
+        )
+        .boxed()
 }
 
 proptest! {
@@ -152,6 +202,46 @@ proptest! {
         let (back, again) = read_query(&write_query(&s));
         prop_assert!(again.is_empty(), "{:?}", again);
         prop_assert_eq!(back, s);
+    }
+}
+
+/// Typed text into any field: a value, or a message for the field; the
+/// state stays in range either way.
+#[test]
+fn typed_fields_stay_in_range() {
+    use roofline_core::scale::{check, set_field};
+    let keys = [
+        "mesh", "wrap", "cop", "cax", "arr", "tokens", "seq", "strat", "x", "y", "mx", "my",
+        "zero", "ckpt", "mfu", "budget", "pods",
+    ];
+    let texts = [
+        "",
+        "0",
+        "-1",
+        "NaN",
+        "inf",
+        "1e30",
+        "4M",
+        "40%",
+        "0.5",
+        "X:4,Y:4",
+        "XY",
+        "mixed",
+        "bf16[B_X,D]",
+        "allreduce",
+        "3",
+    ];
+    for key in keys {
+        for t in texts {
+            let mut s = ScaleState::default();
+            match set_field(&mut s, key, t) {
+                Ok(()) => assert!(check(&s).is_ok(), "{key} = {t}"),
+                Err(e) => {
+                    assert!(!shows_non_finite(&e), "{key} = {t}: {e}");
+                    assert_eq!(s, ScaleState::default(), "{key} = {t}: unchanged");
+                }
+            }
+        }
     }
 }
 

@@ -13,6 +13,7 @@
 
 mod array;
 mod coll;
+mod input;
 pub(crate) mod link;
 mod matmul;
 mod memory;
@@ -29,6 +30,7 @@ mod words;
 
 pub use array::{axes_size, ShardedArray, ShardedDim, MAX_ARRAY_CHARS};
 pub use coll::{collective, series, CollBound, CollCost, CollOp, CollPoint, POINTS_PER_DECADE};
+pub use input::{check, field_text, set_field};
 pub use link::{read_query, write_query};
 pub use matmul::{comms_roofline, sharded_matmul, MatmulPoint, Placement, ShardedMatmul};
 pub use memory::{memory, min_chips, run_time, Memory, MemoryInput, RunTime, ADAM, BF16};

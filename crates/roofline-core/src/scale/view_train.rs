@@ -96,6 +96,7 @@ pub fn train_view(
     model: &ModelConfig,
     values: &mut Vec<(&'static str, String)>,
 ) -> Result<TrainView, Err> {
+    super::input::check(s)?;
     model.check().map_err(|e| ("model", e.to_string()))?;
     let c = chip
         .peak(DType::Bf16)
