@@ -324,7 +324,17 @@ fn question_2_and_3_on_v4p() {
         "part 2",
     );
     close(xy.cost.cost.latency, 4e-6, 1e-12, "4 µs of latency");
-    let z = array_collective(CollOp::AllReduce, &a, &['Z'], &l, &s).unwrap();
+    let u = arr("bf16[B_X,D_Y]{U_Z}");
+    assert_eq!(u.text(), "bf16[B_X,D_Y]{U_Z}");
+    let z = array_collective(CollOp::AllReduce, &u, &['Z'], &l, &s).unwrap();
+    assert_eq!(z.output.text(), "bf16[B_X,D_Y]");
+    let wrong = array_collective(CollOp::AllReduce, &u, &['X'], &l, &s).unwrap_err();
+    assert!(wrong.to_string().contains("partial sums over Z"), "{wrong}");
+    assert!(
+        ShardedArray::parse("bf16[B_X,D]{U_X}").is_err(),
+        "split and unreduced"
+    );
+    assert!(ShardedArray::parse("bf16[B,D]{Z}").is_err());
     close(
         z.cost.book_time,
         4.0 * 1024.0 * 4096.0 / (16.0 * 9e10),

@@ -77,6 +77,9 @@ pub struct ShardedArray {
     pub dtype: DType,
     /// Its dimensions.
     pub dims: Vec<ShardedDim>,
+    /// The axes it holds partial sums over (the book's `{U_X}`): each chip
+    /// has its own addend, to be reduced.
+    pub unreduced: Vec<char>,
 }
 
 impl ShardedArray {
@@ -97,22 +100,33 @@ impl ShardedArray {
                 crate::query::notice::quoted(dtype.trim())
             ))
         })?;
-        let body = rest.trim_end().strip_suffix(']').ok_or_else(|| {
+        let (body, after) = rest.split_once(']').ok_or_else(|| {
             CoreError::Invalid("array: the dimensions end with ], as in bf16[B_X,D]".into())
         })?;
+        let unreduced = unreduced_axes(after.trim())?;
         let mut dims = Vec::new();
         if !body.trim().is_empty() {
             for d in body.split(',') {
                 dims.push(ShardedDim::split(d.trim())?);
             }
         }
-        let a = ShardedArray { dtype, dims };
+        let a = ShardedArray {
+            dtype,
+            dims,
+            unreduced,
+        };
         a.check_axes()?;
         Ok(a)
     }
 
-    /// No dimension repeats and no axis splits two dimensions.
+    /// No dimension repeats, no axis splits two dimensions, and none is
+    /// both a split and unreduced.
     fn check_axes(&self) -> Result<(), CoreError> {
+        if let Some(a) = self.unreduced.iter().find(|a| self.dim_of(**a).is_some()) {
+            return Err(CoreError::Invalid(format!(
+                "array: axis {a} both splits a dimension and holds partial sums ({{U_{a}}})"
+            )));
+        }
         for (i, d) in self.dims.iter().enumerate() {
             if self.dims[..i].iter().any(|e| e.name == d.name) {
                 return Err(CoreError::Invalid(format!(
@@ -140,7 +154,12 @@ impl ShardedArray {
     /// The array as written: `bf16[B_X,D]`.
     pub fn text(&self) -> String {
         let dims: Vec<String> = self.dims.iter().map(ShardedDim::text).collect();
-        format!("{}[{}]", self.dtype, dims.join(","))
+        let unreduced = if self.unreduced.is_empty() {
+            String::new()
+        } else {
+            format!("{{U_{}}}", self.unreduced.iter().collect::<String>())
+        };
+        format!("{}[{}]{unreduced}", self.dtype, dims.join(","))
     }
 
     /// Every axis the array is split over.
@@ -177,6 +196,39 @@ impl ShardedArray {
         }
         Ok(())
     }
+}
+
+/// The axes of a trailing `{U_XY}` (none for empty text).
+fn unreduced_axes(t: &str) -> Result<Vec<char>, CoreError> {
+    if t.is_empty() {
+        return Ok(Vec::new());
+    }
+    let bad = || {
+        CoreError::Invalid(
+            "array: after ] may come only the axes it holds partial sums over, as in {U_X}".into(),
+        )
+    };
+    let inner = t
+        .strip_prefix('{')
+        .and_then(|r| r.strip_suffix('}'))
+        .ok_or_else(bad)?;
+    let axes = inner
+        .trim()
+        .strip_prefix("U_")
+        .or_else(|| inner.trim().strip_prefix("u_"))
+        .ok_or_else(bad)?;
+    let mut out: Vec<char> = Vec::new();
+    for c in axes.chars().filter(|c| !matches!(c, ',' | ' ')) {
+        let c = c.to_ascii_uppercase();
+        if !c.is_ascii_uppercase() || out.contains(&c) {
+            return Err(bad());
+        }
+        out.push(c);
+    }
+    if out.is_empty() {
+        return Err(bad());
+    }
+    Ok(out)
 }
 
 /// The size of a dimension: the calculator's size for its written name

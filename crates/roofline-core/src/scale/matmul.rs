@@ -119,6 +119,7 @@ fn array_of(o: &crate::op::Operand, written: &[String]) -> Result<ShardedArray, 
             .iter()
             .map(|d| ShardedDim::split(d))
             .collect::<Result<_, _>>()?,
+        unreduced: Vec::new(),
     })
 }
 

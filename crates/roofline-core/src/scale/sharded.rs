@@ -61,6 +61,21 @@ fn output_of(op: CollOp, input: &ShardedArray, axes: &[char]) -> Result<ShardedA
             }
         }
         CollOp::ReduceScatter | CollOp::AllReduce => {
+            if !input.unreduced.is_empty() {
+                let mut u = input.unreduced.clone();
+                let mut x = axes.to_vec();
+                u.sort_unstable();
+                x.sort_unstable();
+                if u != x {
+                    return Err(err(format!(
+                        "{} over {}: the array holds partial sums over {}, so that is what it reduces over",
+                        op.name(),
+                        axes.iter().collect::<String>(),
+                        input.unreduced.iter().collect::<String>()
+                    )));
+                }
+            }
+            out.unreduced.clear();
             if let Some(a) = axes.iter().find(|a| held.contains(a)) {
                 return Err(err(format!(
                     "{} over {a}: the array holds partial sums over {a}, so no dimension may be split over it; write it unsplit, as {}",
