@@ -63,6 +63,33 @@ fn case_2_gathers_the_split_input_first() {
     close(m.t_comms, 15.0 / 16.0 * v / 9e10 + 8e-6, 1e-12, "T_comms");
     close(m.t_math, 2.0 * N * N * N / 1.97e14, 1e-12, "T_math");
     assert_eq!(m.swept.as_deref(), Some("F"));
+    // Which bandwidth: both directions of the wrapped axis, 2 × 4.5e10.
+    assert!(
+        m.words
+            .iter()
+            .any(|w| w.contains("W = 90 GB/s: both directions of axis X")),
+        "{:?}",
+        m.words
+    );
+    // The alternative: T_math/16 ≈ 44 µs, but an AllReduce of the 2·B·F
+    // output, about 2 × 349 µs + 16 µs, is longer than gathering and
+    // multiplying, max(357 µs, 698 µs): slower.
+    let alt = m
+        .words
+        .iter()
+        .find(|w| w.starts_with("The alternative"))
+        .unwrap();
+    assert!(alt.contains("slower"), "{alt}");
+    // With a narrow output (F = 128) the AllReduce of 2·B·F bytes is far
+    // smaller than the gather of 2·B·D: the alternative is faster.
+    let narrow = sizes(&[("B", 65536.0), ("D", N), ("F", 128.0)]);
+    let m = sharded_matmul("bf16[B,D_X]*bf16[D,F]->bf16[B,F]", &l, &v5e, &narrow).unwrap();
+    let alt = m
+        .words
+        .iter()
+        .find(|w| w.starts_with("The alternative"))
+        .unwrap();
+    assert!(alt.contains("faster"), "{alt}");
 }
 
 /// Case 3: `A[B, D_X] · W[D_X, F] → C[B, F]`: multiply locally (D/16 a

@@ -3,7 +3,8 @@
 //! the axes are taken off, the axes by [`ShardedDim::split`]) in the chapter's four cases: the
 //! collective it needs, before or after the local matmul, its time against
 //! the local T_math, and the "comms roofline": both times as the size that
-//! only the math grows with grows, with the size where they cross.
+//! only the math grows with grows, with the size where they cross
+//! ([`super::comms_roofline`]).
 
 use crate::format;
 use crate::hardware::Chip;
@@ -12,7 +13,9 @@ use crate::CoreError;
 
 use super::array::{axes_size, check_dim, size_of, ShardedArray, ShardedDim};
 use super::coll::{collective, CollCost, CollOp};
+use super::matmul_chart::swept_size;
 use super::mesh::{AxisLink, MeshLinks};
+use crate::collective::Wiring;
 
 /// When the collective runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -333,6 +336,48 @@ pub fn sharded_matmul(
             "The math takes longer: compute-bound (with the collective overlapped)."
         }
     ));
+    if let (Some(c), Some((_, ax, _))) = (&comms, &coll) {
+        let which: Vec<String> = ax
+            .iter()
+            .filter_map(|x| links.axis(*x))
+            .map(|l| match l.link.wiring {
+                Wiring::BidirectionalRing => {
+                    format!("both directions of axis {} (it wraps)", l.name)
+                }
+                Wiring::Ring => format!("one direction of axis {} (no wraparound)", l.name),
+                Wiring::Switch => format!("axis {}'s switch port, one way", l.name),
+            })
+            .collect();
+        words.push(format!(
+            "T_comms sends {} a chip at W = {}: {}.",
+            format::bytes(c.cost.bytes_per_chip),
+            format::bandwidth(c.rate),
+            which.join(", ")
+        ));
+    }
+    if let (2, Some((_, ax, i))) = (case, &coll) {
+        // Multiply the shards as they are (the summed dimension split over
+        // the axes) and AllReduce the output over them.
+        let n = axes_size(ax, mesh);
+        let global = out.bytes(sizes)?;
+        let outside: Vec<char> = out.axes().into_iter().filter(|x| !ax.contains(x)).collect();
+        let links_of: Vec<&AxisLink> = ax.iter().filter_map(|x| links.axis(*x)).collect();
+        let reduce = collective(
+            CollOp::AllReduce,
+            global / axes_size(&outside, mesh),
+            &links_of,
+        )?;
+        let other = if *i == 0 { &b } else { &a };
+        let other_split = axes_on(other, &contracted).is_empty();
+        words.push(format!(
+            "The alternative: multiply the shards as they are ({}T_math = {}) and AllReduce the output over {} (T_comms = {}): {} here.",
+            if other_split { "each chip uses its slice of the other input; " } else { "" },
+            format::seconds(t_math / n),
+            ax.iter().collect::<String>(),
+            format::seconds(reduce.cost.time),
+            if reduce.cost.time.max(t_math / n) < t_comms.max(t_math) { "faster" } else { "slower" }
+        ));
+    }
     Ok(ShardedMatmul {
         case,
         inputs: [a, b],
@@ -351,51 +396,10 @@ pub fn sharded_matmul(
     })
 }
 
-/// The size of dimension `name` of the inputs.
-fn swept_size(inputs: &[&ShardedArray], name: &str, sizes: &Sizes) -> Option<f64> {
-    inputs
-        .iter()
-        .flat_map(|x| x.dims.iter())
-        .find(|d| d.name == name)
-        .and_then(|d| size_of(d, sizes).ok())
-}
-
 fn unsplit(x: &ShardedArray, axes: &[char]) -> ShardedArray {
     let mut y = x.clone();
     for d in &mut y.dims {
         d.axes.retain(|a| !axes.contains(a));
     }
     y
-}
-
-/// One point of the comms roofline.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct MatmulPoint {
-    /// The swept dimension's size.
-    pub size: f64,
-    /// T_math at that size, s.
-    pub t_math: f64,
-    /// T_comms (it does not grow with the swept size), s.
-    pub t_comms: f64,
-}
-
-/// T_math and T_comms as the swept dimension goes from 1/1000 to 1000
-/// times its size, 4 points a decade (T_math is linear in it).
-pub fn comms_roofline(m: &ShardedMatmul, sizes: &Sizes) -> Vec<MatmulPoint> {
-    let Some(name) = &m.swept else {
-        return Vec::new();
-    };
-    let Some(base) = swept_size(&[&m.inputs[0], &m.inputs[1]], name, sizes) else {
-        return Vec::new();
-    };
-    (0..=24)
-        .map(|i| {
-            let f = crate::num::pow10((i as f64 - 12.0) / 4.0);
-            MatmulPoint {
-                size: base * f,
-                t_math: m.t_math * f,
-                t_comms: m.t_comms,
-            }
-        })
-        .collect()
 }

@@ -16,6 +16,7 @@ mod coll;
 mod input;
 pub(crate) mod link;
 mod matmul;
+mod matmul_chart;
 mod memory;
 mod mesh;
 mod plan;
@@ -32,7 +33,8 @@ pub use array::{axes_size, ShardedArray, ShardedDim, MAX_ARRAY_CHARS};
 pub use coll::{collective, series, CollBound, CollCost, CollOp, CollPoint, POINTS_PER_DECADE};
 pub use input::{check, field_text, set_field};
 pub use link::{read_query, write_query};
-pub use matmul::{comms_roofline, sharded_matmul, MatmulPoint, Placement, ShardedMatmul};
+pub use matmul::{sharded_matmul, Placement, ShardedMatmul};
+pub use matmul_chart::{comms_roofline, MatmulPoint};
 pub use memory::{memory, min_chips, run_time, Memory, MemoryInput, RunTime, ADAM, BF16};
 pub use mesh::{
     mesh_links, parse_axes, parse_wrap, Axis, AxisLink, Mesh, MeshLinks, MAX_AXES, MAX_CHIPS,

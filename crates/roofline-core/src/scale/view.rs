@@ -11,7 +11,8 @@ use crate::op::Sizes;
 
 use super::array::ShardedArray;
 use super::coll::{series, CollPoint};
-use super::matmul::{comms_roofline, sharded_matmul, MatmulPoint};
+use super::matmul::sharded_matmul;
+use super::matmul_chart::{comms_roofline, MatmulPoint};
 use super::mesh::{mesh_links, parse_axes, parse_wrap, AxisLink, Mesh, MeshLinks};
 use super::sharded::array_collective;
 use super::state::ScaleState;
