@@ -82,6 +82,18 @@ fn defaults_give_every_result() {
     );
     assert_eq!(h100.mesh, "X:8");
     assert_eq!(h100.axes[0].wraps, "switch");
+    assert_eq!(h100.axes[0].w, "450 GB/s (a switch port, one direction)");
+    assert!(
+        h100.layout.starts_with("a switch (NVLink)"),
+        "{}",
+        h100.layout
+    );
+    assert_eq!(v5p.layout, "a 3-D torus (ICI) on every axis");
+    assert_eq!(
+        v5p.axes[0].w, "180 GB/s (both directions)",
+        "4 is a multiple of 4"
+    );
+    assert_eq!(v5e.axes[0].w, "45 GB/s (one direction)");
 }
 
 /// LLaMA-3-70B, 4M tokens, FSDP + TP on a v5p pod of 16×20×28: the

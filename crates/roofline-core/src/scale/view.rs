@@ -34,6 +34,9 @@ pub struct AxisRow {
     pub bidirectional: String,
     /// `yes`, `no` or `switch`.
     pub wraps: &'static str,
+    /// The W a collective uses along it, and which it is: both ways when
+    /// it wraps, one way when not, a switch port's one way.
+    pub w: String,
     /// Whether that is the chip's rule (not the user's choice).
     pub by_rule: bool,
 }
@@ -103,6 +106,9 @@ pub struct ScaleView {
     pub chips: String,
     /// The chip's wraparound rule, in words, and its source.
     pub wrap_rule: String,
+    /// How the chips are joined: `a 3-D torus (ICI)`, `a switch (NVLink)
+    /// within a node, DCN between nodes`.
+    pub layout: String,
     /// Every axis.
     pub axes: Vec<AxisRow>,
     /// DCN per chip.
@@ -167,6 +173,15 @@ fn axis_row(a: &AxisLink) -> AxisRow {
             "no"
         },
         by_rule: a.wraps == a.wraps_by_rule,
+        w: format!(
+            "{} ({})",
+            format::bandwidth(a.per_chip()),
+            match a.link.wiring {
+                crate::collective::Wiring::BidirectionalRing => "both directions",
+                crate::collective::Wiring::Ring => "one direction",
+                crate::collective::Wiring::Switch => "a switch port, one direction",
+            }
+        ),
     }
 }
 
@@ -307,6 +322,14 @@ pub fn evaluate_scale(
             format::count(l.mesh.chips())
         }),
         wrap_rule: format!("{} ({})", topo.wrap.text(), topo.source),
+        layout: match (topo.wrap, links.as_ref().and_then(|l| l.axes.first())) {
+            (super::topology::WrapRule::Switch, Some(a)) => format!(
+                "a switch ({}) on the first axis; DCN between nodes on any other",
+                a.kind
+            ),
+            (_, Some(a)) => format!("a {}-D torus ({}) on every axis", topo.dims, a.kind),
+            (_, None) => format::MISSING.to_string(),
+        },
         axes: links
             .as_ref()
             .map_or_else(Vec::new, |l| l.axes.iter().map(axis_row).collect()),
