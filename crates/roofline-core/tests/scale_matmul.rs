@@ -8,7 +8,7 @@ mod scale_common;
 use scale_common::{close, links, sizes};
 
 use roofline_core::hardware::preset;
-use roofline_core::scale::{comms_roofline, sharded_matmul, CollOp, Placement};
+use roofline_core::scale::{comms_roofline, sharded_matmul, unsharded_op, CollOp, Placement};
 
 const N: f64 = 4096.0;
 
@@ -170,4 +170,15 @@ fn bad_specs_say_why() {
     assert!(e("bf16[B_XY,D]*bf16[D,F]->bf16[B_XY,F]", &odd).contains("not divided"));
     assert!(e("bf16[B,D_X]*bf16[D_Y,F]->bf16[B,F]", &s).contains("AllGather one of them"));
     assert!(e("bf16[B,D]+bf16[B,D]->bf16[B,D]", &s).contains("two inputs"));
+}
+
+/// The op the calculator should count: the axes taken off, so that `D_X`
+/// and `D` are one dimension.
+#[test]
+fn the_unsharded_op() {
+    assert_eq!(
+        unsharded_op("bf16[B,D_X]*bf16[D_X,F]->bf16[B,F_X]").unwrap(),
+        "bf16[B,D]*bf16[D,F]->bf16[B,F]"
+    );
+    assert!(unsharded_op("bf16[B,D").is_err());
 }

@@ -115,6 +115,13 @@ fn strip(op: &str) -> Result<(String, Vec<Vec<String>>), CoreError> {
     Ok((out, groups))
 }
 
+/// The op without its axes (`bf16[B_X,D]*bf16[D,F_Y]->bf16[B_X,F_Y]` →
+/// `bf16[B,D]*bf16[D,F]->bf16[B,F]`): what the calculator should count,
+/// since its parser reads `D_X` and `D` as two dimensions.
+pub fn unsharded_op(op: &str) -> Result<String, CoreError> {
+    strip(op).map(|(s, _)| s)
+}
+
 fn array_of(o: &crate::op::Operand, written: &[String]) -> Result<ShardedArray, CoreError> {
     Ok(ShardedArray {
         dtype: o.dtype,
