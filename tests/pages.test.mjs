@@ -80,15 +80,15 @@ test('pages: the page table agrees with the enum, the core folders, the chunk ta
 test('pages: the check fails on a page missing from any of them', () => {
   const l = live();
   const extra = l.core
-    .replace('pub enum View {', 'pub enum View {\n    /// New.\n    Scale,')
+    .replace('pub enum View {', 'pub enum View {\n    /// New.\n    Extra,')
     .replace(/pub const PAGES: \[Page; (\d+)\]/, (_, n) => `pub const PAGES: [Page; ${Number(n) + 1}]`)
-    .replace(/\n\];/, '\n    Page {\n        view: View::Scale,\n        key: "scale",\n        aliases: &[],\n        label: "Scale",\n        chunk: Some("scale"),\n    },\n];');
+    .replace(/\n\];/, '\n    Page {\n        view: View::Extra,\n        key: "extra",\n        aliases: &[],\n        label: "Extra",\n        chunk: Some("extra"),\n    },\n];');
   const found = problems({ ...l, core: extra });
-  assert.ok(found.some((m) => m.includes('/scale/link.rs')), found.join('\n'));
-  assert.ok(found.some((m) => m.includes('chunk scale, which is not a row')), found.join('\n'));
-  assert.ok(found.some((m) => m.includes('View::Scale needs exactly one row of APP_PAGES')), found.join('\n'));
-  const noRow = l.core.replace('pub enum View {', 'pub enum View {\n    /// New.\n    Scale,');
-  assert.ok(problems({ ...l, core: noRow }).some((m) => m.includes('View::Scale needs exactly one row of PAGES')));
+  assert.ok(found.some((m) => m.includes('/extra/link.rs')), found.join('\n'));
+  assert.ok(found.some((m) => m.includes('chunk extra, which is not a row')), found.join('\n'));
+  assert.ok(found.some((m) => m.includes('View::Extra needs exactly one row of APP_PAGES')), found.join('\n'));
+  const noRow = l.core.replace('pub enum View {', 'pub enum View {\n    /// New.\n    Extra,');
+  assert.ok(problems({ ...l, core: noRow }).some((m) => m.includes('View::Extra needs exactly one row of PAGES')));
   const noPreload = l.chunks.map((c) => (c.name === 'model' ? { ...c, preload: undefined } : c));
   assert.ok(problems({ ...l, chunks: noPreload }).some((m) => m.includes('"preload": "view"')));
 });

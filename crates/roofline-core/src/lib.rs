@@ -29,6 +29,7 @@ pub mod query;
 pub mod quiz;
 pub mod report;
 pub mod roofline;
+pub mod scale;
 pub mod small;
 pub mod state;
 pub mod sweep;

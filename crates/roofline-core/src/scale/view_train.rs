@@ -1,0 +1,376 @@
+//! The training part of the Scale page's view: a model, a batch and a
+//! strategy on the mesh, with the chapter's conditions in numbers, memory
+//! per chip, time, the training roofline and the plan the chapter would
+//! choose.
+
+use crate::format::{self, count};
+use crate::hardware::Chip;
+use crate::model::ModelConfig;
+use crate::{DType, LevelKind};
+
+use super::memory::{memory, min_chips, run_time, MemoryInput};
+use super::mesh::MeshLinks;
+use super::plan::{axes_spanned, choose, crossover, roofline, splits, RooflinePoint};
+use super::state::ScaleState;
+use super::train::{conditions, layer, threshold, LayerInput, Strategy};
+use super::train_words::{conditions_words, notes, Facts};
+use super::view::raw;
+
+/// One split of the training roofline's slider.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SplitRow {
+    /// `FSDP 512 × TP 8`.
+    pub label: String,
+    /// Its crossover batch, or a dash when always comms-bound.
+    pub crossover: String,
+    /// The crossover, unrounded (empty when none).
+    pub crossover_value: String,
+    /// Whether it is the split shown.
+    pub chosen: bool,
+}
+
+/// The training plan, as the page shows it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TrainView {
+    /// The strategy's name.
+    pub strategy: &'static str,
+    /// The degrees and the axes they span, and how they were chosen.
+    pub degrees: String,
+    /// Parameters.
+    pub params: String,
+    /// Per layer (the pass the chapter compares): T_math.
+    pub layer_math: String,
+    /// Per layer: T_comms, and its parts.
+    pub layer_comms: String,
+    /// Per step: compute at the MFU.
+    pub step_compute: String,
+    /// Per step: comms.
+    pub step_comms: String,
+    /// `compute` or `comms`.
+    pub bound: &'static str,
+    /// The chapter's conditions with the numbers, a sentence each.
+    pub conditions: Vec<String>,
+    /// Memory per chip, by kind: (label, bytes).
+    pub memory: Vec<(&'static str, String)>,
+    /// Memory per chip in all, against HBM.
+    pub memory_total: String,
+    /// `yes` or `no`.
+    pub fits: &'static str,
+    /// The fewest chips by memory.
+    pub min_chips: String,
+    /// Training FLOPs over the budget.
+    pub flops: String,
+    /// The step time.
+    pub step_time: String,
+    /// Days for the budget, and if compute-bound.
+    pub days: String,
+    /// The plan the chapter would choose, a sentence a step.
+    pub plan: Vec<String>,
+    /// Notes: what the page assumes, where the book contradicts itself.
+    pub notes: Vec<String>,
+    /// The training roofline for the split shown.
+    pub roofline: Vec<RooflinePoint>,
+    /// Its crossover, in words.
+    pub crossover: String,
+    /// Every split.
+    pub splits: Vec<SplitRow>,
+}
+
+type Err = (&'static str, String);
+
+/// Days with 3 significant digits (`44.7`), whole beyond a thousand, in
+/// the book's scientific form beyond a billion.
+fn days_text(d: f64) -> String {
+    if d.abs() < 1000.0 {
+        format::sig(d, 3)
+    } else {
+        count(d)
+    }
+}
+
+/// The training view of state `s` on `links` and `chip`, for `model`.
+pub fn train_view(
+    s: &ScaleState,
+    links: &MeshLinks,
+    chip: &Chip,
+    model: &ModelConfig,
+    values: &mut Vec<(&'static str, String)>,
+) -> Result<TrainView, Err> {
+    super::input::check(s)?;
+    model.check().map_err(|e| ("model", e.to_string()))?;
+    let c = chip
+        .peak(DType::Bf16)
+        .map_err(|e| ("train", e.to_string()))?;
+    let hbm = chip
+        .level(LevelKind::Hbm)
+        .ok()
+        .and_then(|l| l.capacity)
+        .unwrap_or(0.0);
+    let axis = links
+        .axes
+        .first()
+        .ok_or(("mesh", "the mesh has no axis".to_string()))?;
+    let w = axis.per_chip();
+    let sizes: Vec<u64> = links.mesh.axes.iter().map(|a| a.size).collect();
+    let n = links.mesh.chips();
+    let strat = s.strat;
+    let pods = if strat == Strategy::Pods { s.pods } else { 1.0 };
+    let w_dcn = links.dcn.unwrap_or(0.0);
+    if strat == Strategy::Pods && pods > 1.0 && w_dcn <= 0.0 {
+        return Err((
+            "pods",
+            format!("{} lists no DCN bandwidth to join pods", chip.name),
+        ));
+    }
+    let b = s.tokens;
+    let base = LayerInput {
+        batch: b,
+        d: model.d_model,
+        f: model.d_ff,
+        c,
+        w,
+        x: n,
+        y: 1.0,
+        mx: sizes.len() as f64,
+        my: 0.0,
+        pods,
+        w_dcn: if w_dcn > 0.0 { w_dcn } else { f64::MAX },
+    };
+    let plan = choose(&base, &sizes, n, pods);
+    let (dx, dy) = match strat {
+        Strategy::Dp | Strategy::Fsdp => (n, 1.0),
+        Strategy::Tp => (1.0, n),
+        Strategy::Mixed | Strategy::Pods => (plan.x, plan.y),
+        Strategy::Pp => {
+            let stages = [4.0, 2.0, 1.0]
+                .into_iter()
+                .find(|k| n % k == 0.0)
+                .unwrap_or(1.0);
+            (stages, n / stages)
+        }
+    };
+    // One degree given: the other fills the mesh (or stays 1 where the
+    // strategy has no such degree).
+    let uses_y = !matches!(strat, Strategy::Dp | Strategy::Fsdp);
+    let (x, y) = match (s.x, s.y) {
+        (Some(x), Some(y)) => (x, y),
+        (Some(x), None) if uses_y => (x, (n / x).floor().max(1.0)),
+        (Some(x), None) => (x, 1.0),
+        (None, Some(y)) if strat == Strategy::Tp => (1.0, y),
+        (None, Some(y)) => ((n / y).floor().max(1.0), y),
+        (None, None) => (dx, dy),
+    };
+    if x * y > n {
+        return Err((
+            "x",
+            format!("X·Y = {} chips; the mesh has {}", count(x * y), count(n)),
+        ));
+    }
+    let derived = match strat {
+        Strategy::Pp => axes_spanned(&sizes, y, x),
+        _ => axes_spanned(&sizes, x, y),
+    };
+    let (mx, my) = match strat {
+        Strategy::Pp => (derived.0, 0.0),
+        _ => derived,
+    };
+    let mx = s.mx.unwrap_or(mx);
+    let my = s.my.unwrap_or(my);
+    let i = LayerInput {
+        x,
+        y,
+        mx,
+        my,
+        ..base
+    };
+    let per_layer = layer(strat, &i);
+    let k = conditions(&i);
+    let bound = if per_layer.comms_bound() {
+        "comms"
+    } else {
+        "compute"
+    };
+    let params = model.params();
+    let chips_used = if strat == Strategy::Pp {
+        n * pods
+    } else {
+        x * y * pods
+    };
+    let seqs = b / s.seq;
+    let microbatches = (seqs / y.max(1.0)).floor().max(1.0);
+    let step_comms = if strat == Strategy::Pp {
+        // A stage holds L/X layers; its activations cross to the next stage
+        // in N_MB + X − 2 hops of 2·B·D/(Y·N_MB) bytes a hop, forward and
+        // backward (the GPU chapter's count), over one axis's W.
+        let hops = microbatches + x - 2.0;
+        let pipe = 2.0 * hops.max(0.0) * 2.0 * b * model.d_model / (y.max(1.0) * w * microbatches);
+        per_layer.t_comms() * model.layers / x.max(1.0) + pipe
+    } else {
+        per_layer.t_comms() * per_layer.passes * model.layers
+    };
+    let rt = run_time(params, b, s.budget, chips_used, c, s.mfu, step_comms);
+    let mem = memory(&MemoryInput {
+        params,
+        layers: model.layers,
+        d: model.d_model,
+        batch: b / pods,
+        ckpt: s.ckpt,
+        strategy: strat,
+        zero: s.zero,
+        x,
+        y,
+        pods: 1.0,
+    });
+    let per_chip = mem.per_chip();
+    let fits = if hbm > 0.0 && per_chip <= hbm {
+        "yes"
+    } else {
+        "no"
+    };
+    let min = min_chips(&mem, hbm);
+    let thr = threshold(strat, &k);
+    values.push(("train-params", raw(params)));
+    values.push(("train-flops", raw(rt.flops)));
+    values.push(("train-days", raw(rt.days)));
+    values.push(("train-step-time", raw(rt.step)));
+    values.push(("train-tokens-per-chip", raw(b / chips_used)));
+    values.push(("train-threshold", thr.map_or_else(String::new, raw)));
+    values.push(("train-bound", bound.to_string()));
+    values.push(("train-x-opt", raw(k.x_opt)));
+    values.push(("train-memory", raw(per_chip)));
+    values.push(("train-fits", fits.to_string()));
+    values.push(("train-min-chips", raw(min)));
+
+    let facts = Facts {
+        k,
+        c,
+        w,
+        w_dcn,
+        axis_name: axis.name,
+        axis_kind: axis.kind,
+        wraps: axis.wraps,
+        b,
+        x,
+        y,
+        mx,
+        my,
+        pods,
+        n,
+        seq: s.seq,
+        seqs,
+        microbatches,
+        chips_used,
+        plan_chips: plan.chips,
+        strat,
+        set_axes: s.mx.is_some() || s.my.is_some(),
+        v5p: chip.id == "v5p",
+    };
+    let conds = conditions_words(&facts);
+    let notes = notes(&facts);
+    let split = LayerInput {
+        x: if strat == Strategy::Pods || strat == Strategy::Mixed {
+            x
+        } else {
+            plan.x
+        },
+        y: if strat == Strategy::Pods || strat == Strategy::Mixed {
+            y
+        } else {
+            plan.y
+        },
+        ..base
+    };
+    let (smx, smy) = axes_spanned(&sizes, split.x, split.y);
+    let split = LayerInput {
+        mx: smx,
+        my: smy,
+        ..split
+    };
+    let cross = crossover(&split);
+    // The splits of the chips the split shown uses (8192 of 8960 for
+    // the chapter's LLaMA-3 plan), so that it is one of them.
+    let rows = splits(&base, &sizes, split.x * split.y)
+        .into_iter()
+        .map(|sp| SplitRow {
+            label: format!("FSDP {} × TP {}", count(sp.x), count(sp.y)),
+            crossover: sp.crossover.map_or(format::MISSING.to_string(), count),
+            crossover_value: sp.crossover.map_or_else(String::new, raw),
+            chosen: sp.x == split.x && sp.y == split.y,
+        })
+        .collect();
+    let mem_rows = vec![
+        ("parameters (bf16)", format::bytes(mem.params)),
+        ("gradients (bf16)", format::bytes(mem.grads)),
+        ("optimizer (Adam, fp32)", format::bytes(mem.optimizer)),
+        ("checkpoints", format::bytes(mem.checkpoints)),
+    ];
+    let mut plan_words = plan.words.clone();
+    plan_words.push(format!(
+        "The plan: {} with X = {}, Y = {} on {} chips, {}.",
+        plan.strategy.name(),
+        count(plan.x),
+        count(plan.y),
+        count(plan.chips),
+        if plan.compute_bound {
+            "compute-bound"
+        } else {
+            "comms-bound"
+        }
+    ));
+    Ok(TrainView {
+        strategy: strat.name(),
+        degrees: format!(
+            "X = {} (M_X = {} axes), Y = {} (M_Y = {}){}",
+            count(x),
+            count(mx),
+            count(y),
+            count(my),
+            if s.x.is_none() && s.y.is_none() {
+                "; derived from the mesh"
+            } else {
+                ""
+            }
+        ),
+        params: format!("{} ({})", count(params), crate::model::params_text(params)),
+        layer_math: format::seconds(per_layer.t_math),
+        layer_comms: format!(
+            "{} (FSDP {}, TP {}, DCN {})",
+            format::seconds(per_layer.t_comms()),
+            format::seconds(per_layer.t_fsdp),
+            format::seconds(per_layer.t_tp),
+            format::seconds(per_layer.t_dcn)
+        ),
+        step_compute: format::seconds(rt.step_compute),
+        step_comms: format::seconds(rt.step_comms),
+        bound,
+        conditions: conds,
+        memory: mem_rows,
+        memory_total: format!(
+            "{} a chip of {} HBM",
+            format::bytes(per_chip),
+            if hbm > 0.0 {
+                format::bytes(hbm)
+            } else {
+                format::MISSING.to_string()
+            }
+        ),
+        fits,
+        min_chips: count(min),
+        flops: format::flops(rt.flops),
+        step_time: format::seconds(rt.step),
+        days: format!(
+            "{} days ({} if compute-bound)",
+            days_text(rt.days),
+            days_text(rt.days_compute)
+        ),
+        plan: plan_words,
+        notes,
+        roofline: roofline(&split),
+        crossover: match cross {
+            Some(v) if v > 0.0 => format!("compute-bound above {} tokens", count(v)),
+            Some(_) => "compute-bound at any batch".to_string(),
+            None => "comms-bound at any batch: TP beyond its limit".to_string(),
+        },
+        splits: rows,
+    })
+}
