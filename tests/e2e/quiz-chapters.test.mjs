@@ -36,6 +36,7 @@ test('Part 4: the book rounded answer passes with a note, and the link opens the
     assert.match(await verdict(page, 'c'), /bf16/);
     assert.match(await page.textContent('[data-testid="chapter-progress-p4"]'), /^1\/9$/);
     assert.match(await page.textContent('[data-testid="chapter-progress-p1"]'), /^0\//);
+    assert.match(await page.textContent('[data-testid="chapter-progress-p8"]'), /^0\/16$/);
     await screenshot(page, 'quiz-p4-q1');
 
     // The Model page with the question's model: its numbers are the answers.
@@ -78,6 +79,29 @@ test('Part 7: a worked problem answered, and its link opens the Model page on 16
     const p = 64 * 4096 * (3 * 16384 + 2 * 256 * 40) + 4096 * 32128 + 64 * 2 * 4096;
     near(await modelValue(page, 'params'), p, 'parameters');
     near(await modelValue(page, 't-weight-load'), p / (16 * 8.2e11), 'weights load time');
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('Part 8: the KV cache of LLaMA 3-70B, and its link opens the preset with the batch and context', async () => {
+  const { page, context, problems } = await openPage(browser, `${server.url}?v=1&view=quiz&q=p8-pop1`);
+  try {
+    await page.waitForSelector('[data-testid="question"][data-question="p8-pop1"]');
+    // Grouped-query attention counted as full attention.
+    await page.fill('[data-testid="answer-a"]', '1.31 MB');
+    await page.click('[data-testid="check-a"]');
+    assert.match(await verdict(page, 'a'), /grouped-query/);
+    await page.fill('[data-testid="answer-a"]', '160 kB');
+    await page.click('[data-testid="check-a"]');
+    assert.match(await verdict(page, 'a'), /^Right/);
+    await page.click('[data-testid="open-a"]');
+    await page.waitForSelector('[data-testid="model-step-time"]');
+    assert.match(page.url(), /model=llama3-70b/);
+    assert.match(page.url(), /b=240/);
+    assert.match(page.url(), /ctx=32768/);
+    near(await modelValue(page, 'kv-per-token'), 2 * 8 * 128 * 80, 'KV bytes per token');
     assert.deepEqual(problems, []);
   } finally {
     await context.close();

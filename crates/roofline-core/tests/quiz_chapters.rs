@@ -1,4 +1,4 @@
-//! The quiz's chapters after Part 1 (Parts 4 and 7): the book's printed
+//! The quiz's chapters after Part 1 (Parts 4, 7 and 8): the book's printed
 //! answers pass, the known mistakes get the concept they miss, every
 //! variant builds a solvable question with finite numbers, the questions
 //! are listed by chapter, and each opens the page that computes it with
@@ -54,6 +54,20 @@ fn the_books_printed_answers_pass() {
         ("p7-q5", "c", "1920"),
         ("p7-q5", "d", "262 kB"),
         ("p7-q5", "e", "62.4e9"),
+        ("p8-pop1", "a", "160kB"),
+        ("p8-pop1", "b", "5.3GB"),
+        ("p8-pop1", "c", "1.3TB"),
+        ("p8-pop2", "a", "112GB"),
+        ("p8-pop2", "b", "8"),
+        ("p8-pop3", "a", "17ms"),
+        ("p8-pop3", "b", "235"),
+        ("p8-pop3", "c", "8.5ms"),
+        ("p8-pop4", "a", "240"),
+        ("p8-pop4", "b", "120"),
+        ("p8-pop4", "c", "240"),
+        ("p8-pop5", "a", "8.75"),
+        ("p8-pop5", "b", "4.38"),
+        ("p8-pop6", "a", "19ms"),
     ];
     for (id, part, answer) in printed {
         let v = verdict(id, part, answer);
@@ -63,6 +77,11 @@ fn the_books_printed_answers_pass() {
     match verdict("p4-q1", "a", "16e9") {
         Verdict::RightWithNote { note } => assert!(note.contains("rounded"), "{note}"),
         other => panic!("16e9: {other:?}"),
+    }
+    // The book's 86 chips round its caches up to 1.3e12: close, not wrong.
+    match verdict("p8-pop1", "d", "86") {
+        Verdict::Close { hint } => assert!(hint.contains("1.3e12"), "{hint}"),
+        other => panic!("86: {other:?}"),
     }
     // The older v5e bandwidth passes too, with its note.
     match verdict("p7-q3", "a", "1.419 ms") {
@@ -109,6 +128,17 @@ fn each_known_mistake_gets_its_concept() {
         // One FLOP per product instead of a multiply and an add.
         ("p4-q3", "a", "I*J*K*L*M*N*O", "2 FLOPs"),
         ("p4-q5", "a", "16384", "two matmuls"),
+        ("p8-pop1", "a", "1.31 MB", "grouped-query"),
+        ("p8-pop2", "a", "414 GB", "grouped-query"),
+        ("p8-pop4", "b", "240", "1-byte weights"),
+        ("p8-pop4", "c", "120", "bf16 peak"),
+        ("p8-pop3", "a", "138 ms", "one chip"),
+        ("p8-pop3", "a", "10.8 ms", "KV caches"),
+        // Chips are whole: round up.
+        ("p8-pop1", "d", "84", "Round up"),
+        ("p8-pop2", "b", "7", "Round up"),
+        // The book's table slips on int4 (2.81 for 2.19).
+        ("p8-pop5", "c", "2.81", "slip"),
         // A percentage where a fraction is asked.
         ("p4-q7", "a", "21.6", "fraction"),
     ];
@@ -127,7 +157,7 @@ fn each_known_mistake_gets_its_concept() {
 /// texts show no missing number.
 #[test]
 fn every_variant_is_solvable_and_finite() {
-    assert_eq!(chapter_ids().len(), 10);
+    assert_eq!(chapter_ids().len(), 16);
     for id in chapter_ids() {
         let mut setups = std::collections::BTreeSet::new();
         for seed in 0..=50u64 {
@@ -185,6 +215,7 @@ fn questions_are_listed_by_chapter() {
     };
     assert_eq!(ids_of("p4"), ["p4-q1", "p4-q3", "p4-q5", "p4-q7", "p4-q8"]);
     assert_eq!(ids_of("p7")[0], "p7-pop1");
+    assert_eq!(ids_of("p8").len(), 6);
     assert!(ids_of("p1").contains(&"q1") && ids_of("p1").contains(&"ex-240"));
     let d = decode_with("v=1&view=quiz&q=p7-q2&part=3", OUTLINE);
     assert!(d.notices.is_empty(), "{:?}", d.notices);
@@ -221,7 +252,7 @@ fn each_question_opens_its_page_with_its_numbers() {
     ] {
         assert!(model_page(id), "{id}");
     }
-    for id in ["p4-q3", "p4-q7", "p7-pop1"] {
+    for id in ["p4-q3", "p4-q7", "p7-pop1", "p8-pop4"] {
         assert!(!model_page(id), "{id}");
     }
     // Worked problem 2: the chapter's model on 16 chips, 7 sequences of
@@ -294,6 +325,24 @@ fn the_model_page_computes_the_same_answers() {
         }
         let (q, a) = page("p7-q3", seed);
         same(a.t_weight_load, value(&q, "a"), "p7-q3 load time");
+        let (q, a) = page("p8-pop1", seed);
+        same(a.kv_per_token, value(&q, "a"), "p8-pop1 KV per token");
+        let (q, a) = page("p8-pop2", seed);
+        // The page's decode step also caches the token it makes.
+        let caches = a.kv_bytes / a.cached * (a.cached - 1.0);
+        same(a.weight_bytes + caches, value(&q, "a"), "p8-pop2 memory");
+        // Bandwidth-bound: the page's step reads the weights but the input
+        // table (a lookup) and the caches, within the part's 3%.
+        let (q, a) = page("p8-pop3", seed);
+        let want = value(&q, "a");
+        assert!(
+            (a.step_time - want).abs() <= 0.03 * want,
+            "p8-pop3/{seed}: page {} ({:?}, base {}, link {:?}), question {want}",
+            a.step_time,
+            a.dominant,
+            a.base_time,
+            a.link
+        );
         let (q, a) = page("p7-q5", seed);
         same(a.params, value(&q, "a"), "p7-q5 parameters");
         same(a.active_params, value(&q, "b"), "p7-q5 active parameters");

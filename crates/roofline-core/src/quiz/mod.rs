@@ -464,6 +464,12 @@ pub const OUTLINE: &[(&str, u32)] = &[
     ("p7-q2", 3),
     ("p7-q3", 1),
     ("p7-q5", 5),
+    ("p8-pop1", 4),
+    ("p8-pop2", 2),
+    ("p8-pop3", 3),
+    ("p8-pop4", 3),
+    ("p8-pop5", 3),
+    ("p8-pop6", 1),
 ];
 
 /// The chapters the questions follow: the id that prefixes their
@@ -473,6 +479,7 @@ pub const CHAPTERS: &[(&str, &str)] = &[
     ("p1", "Part 1: Rooflines"),
     ("p4", "Part 4: Transformers"),
     ("p7", "Part 7: Inference"),
+    ("p8", "Part 8: Serving LLaMA 3"),
 ];
 
 /// The chapter of question `id`: the `pN` of a `pN-…` id when it is a

@@ -17,8 +17,8 @@
 //! * `helpers`: what they share (parts, formulas), with `setup` (the
 //!   answers the core computes for a setup) and `texts` (how numbers,
 //!   rates and chips are shown);
-//! * `part4` and `part7`: the transformer and inference chapters'
-//!   questions (`p4-…`, `p7-…`), on whole models, with `models` (what
+//! * `part4`, `part7` and `part8`: the transformer, inference and
+//!   serving chapters' questions (`p4-…`, `p7-…`, `p8-…`), on whole models, with `models` (what
 //!   they share: a model's shape, the Model page they open);
 //! * `feedback`: the feedback they share (other versions' numbers, the
 //!   FLOP-count and sparse-peak slips, answers that grow with B).
@@ -31,6 +31,7 @@ mod helpers;
 mod models;
 mod part4;
 mod part7;
+mod part8;
 mod practice;
 mod setup;
 mod texts;
@@ -45,6 +46,7 @@ use extras_hardware::{x_fp8, x_int4, x_pcie, x_v6e, x_vmem};
 use extras_operations::{x_add, x_small, x_time};
 use part4::{p4_q1, p4_q3, p4_q5, p4_q7, p4_q8};
 use part7::{p7_pop1, p7_q1, p7_q2, p7_q3, p7_q5};
+use part8::{p8_pop1, p8_pop2, p8_pop3, p8_pop4, p8_pop5, p8_pop6};
 use practice::{q1, q2, q3, q4, q5};
 
 /// A question builder.
@@ -80,6 +82,16 @@ pub(super) const BANK: &[(&str, &str, Builder)] = &[
     ("p7-q2", "The largest batch that fits", p7_q2),
     ("p7-q3", "Reading every weight once", p7_q3),
     ("p7-q5", "The chapter's model as an MoE", p7_q5),
+    ("p8-pop1", "KV caches and the chips that hold them", p8_pop1),
+    ("p8-pop2", "The memory of a batch", p8_pop2),
+    ("p8-pop3", "Step time and throughput per chip", p8_pop3),
+    (
+        "p8-pop4",
+        "The critical batch for three data types",
+        p8_pop4,
+    ),
+    ("p8-pop5", "How many chips the weights fill", p8_pop5),
+    ("p8-pop6", "A decode step with HBM full", p8_pop6),
 ];
 
 /// Where a question's parameters come from: the book (seed 0) or a

@@ -127,3 +127,18 @@ pub(super) fn whole(x: f64) -> String {
 
 /// How the Model page's critical batch differs from an MoE's E/k rule.
 pub(super) const PAGE_CRITICAL: &str = "The Model page's critical batch counts attention's weights too, which every token uses: its number comes out below E/k times the dense one.";
+
+/// The Model page with preset `id` at a decode step of `batch` sequences
+/// with `context` tokens cached, weights and KV cache in the given types.
+pub(super) fn page_preset(
+    id: &str,
+    batch: f64,
+    context: f64,
+    weights: DType,
+    kv: DType,
+) -> Result<ModelState, CoreError> {
+    let p = crate::model::preset(id).ok_or_else(|| invalid("no such model"))?;
+    let mut m = page(&p.config, batch, context, weights, kv)?;
+    m.model = p.id.to_string();
+    Ok(m)
+}
