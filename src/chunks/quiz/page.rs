@@ -1,12 +1,13 @@
-//! The quiz: the chapter's practice questions and more, checked part by part.
+//! The quiz: the chapters' practice questions and more, listed by chapter
+//! and checked part by part.
 
 use crate::chunks::answer_style::ANSWER_STYLE;
 use std::sync::Arc;
 
 use crate::page::shown::shown;
 use leptos::prelude::*;
-use roofline_core::pages::{AppState, View};
-use roofline_core::quiz::{contents, next_seed, progress::Progress, question};
+use roofline_core::pages::View;
+use roofline_core::quiz::{by_chapter, next_seed, progress::Progress, question};
 use roofline_core::state::QuizState;
 use roofline_core::url::encode;
 
@@ -40,26 +41,50 @@ pub fn QuizPage(
     });
     let list = move || {
         let selected = quiz.with(|q| q.question.clone());
-        // Titles and part counts without building the questions.
-        contents()
+        // Titles and part counts without building the questions, by chapter.
+        by_chapter()
             .into_iter()
-            .map(|(id, title, n)| {
-                let done = move || progress.with(|p| p.solved_count(id));
-                let id2 = id.to_string();
+            .filter(|c| !c.questions.is_empty())
+            .map(|chapter| {
+                let total: u32 = chapter.questions.iter().map(|(_, _, n)| n).sum();
+                let ids: Vec<&'static str> = chapter.questions.iter().map(|(id, _, _)| *id).collect();
+                let chapter_done = move || {
+                    progress.with(|p| ids.iter().map(|id| p.solved_count(id)).sum::<usize>())
+                };
+                let items = chapter
+                    .questions
+                    .iter()
+                    .map(|&(id, title, n)| {
+                        let done = move || progress.with(|p| p.solved_count(id));
+                        let id2 = id.to_string();
+                        view! {
+                            <li>
+                                <button
+                                    type="button"
+                                    class="q-button"
+                                    aria-current=if selected == id { "true" } else { "false" }
+                                    data-testid=format!("question-{id}")
+                                    on:click=move |_| {
+                                        quiz.set(QuizState { question: id2.clone(), part: 1, seed: 0 })
+                                    }
+                                >
+                                    <span class="q-title">{title}</span>
+                                    <span class="q-progress">{move || format!("{}/{n}", done())}</span>
+                                </button>
+                            </li>
+                        }
+                    })
+                    .collect_view();
                 view! {
-                    <li>
-                        <button
-                            type="button"
-                            class="q-button"
-                            aria-current=if selected == id { "true" } else { "false" }
-                            data-testid=format!("question-{id}")
-                            on:click=move |_| {
-                                quiz.set(QuizState { question: id2.clone(), part: 1, seed: 0 })
-                            }
-                        >
-                            <span class="q-title">{title}</span>
-                            <span class="q-progress">{move || format!("{}/{n}", done())}</span>
-                        </button>
+                    <li class="q-chapter" data-testid=format!("chapter-{}", chapter.id)>
+                        <h3>
+                            <span class="q-title">{chapter.title}</span>
+                            " "
+                            <span class="q-progress" data-testid=format!("chapter-progress-{}", chapter.id)>
+                                {move || format!("{}/{total}", chapter_done())}
+                            </span>
+                        </h3>
+                        <ol>{items}</ol>
                     </li>
                 }
             })
@@ -101,20 +126,10 @@ pub fn QuizPage(
             .iter()
             .enumerate()
             .map(|(i, part)| {
-                let calc = q.calc_for(&part.id).calc_state();
-                let href = format!(
-                    "?{}",
-                    encode(&AppState {
-                        view: View::Calculator,
-                        calc,
-                        quiz: QuizState {
-                            question: qid.clone(),
-                            part: i as u32 + 1,
-                            seed
-                        },
-                        ..AppState::default()
-                    })
-                );
+                // The page that computes this part, with the question's numbers.
+                let opening = q.opening(i);
+                let on_model = opening.view == View::Model;
+                let href = format!("?{}", encode(&opening));
                 let (qid_s, pid) = (qid.clone(), part.id.clone());
                 let solved_before =
                     seed == 0 && progress.with_untracked(|p| p.is_solved(&qid, &part.id));
@@ -133,6 +148,7 @@ pub fn QuizPage(
                         number=i + 1
                         solved_before=solved_before
                         calc_href=href
+                        on_model=on_model
                         on_solved=on_solved
                         on_focus=on_focus
                         on_answered=on_answered

@@ -18,8 +18,11 @@ pub fn QuizPart(
     number: usize,
     /// Whether it was solved before (from saved progress).
     solved_before: bool,
-    /// Link that opens this part's setup in the calculator.
+    /// Link that opens the page computing this part's answer (the
+    /// calculator, or the Model page), with the question's numbers.
     calc_href: String,
+    /// Whether that page is the Model page.
+    on_model: bool,
     /// Called when the part is answered right.
     on_solved: Callback<()>,
     /// Called when the learner works on this part (for the link's `part`).
@@ -155,7 +158,9 @@ pub fn QuizPart(
                 >
                     "Show answer"
                 </button>
-                <a class="calc-link" href=calc_href>"Open in calculator"</a>
+                <a class="calc-link" data-testid=format!("open-{}", part.id) href=calc_href>
+                    {if on_model { "Open in the Model page" } else { "Open in calculator" }}
+                </a>
             </div>
             <p class="field-note">{kind_note}</p>
             {verdict_view}

@@ -48,7 +48,10 @@ pub use answer::{
 };
 
 use crate::analysis::Scenario;
+use crate::model::ModelState;
 use crate::op::{Operation, Sizes};
+use crate::pages::{AppState, View};
+use crate::state::QuizState;
 use crate::{Chip, CoreError, DType, LevelKind};
 
 /// A small deterministic generator (splitmix64). Its output for a given
@@ -220,6 +223,8 @@ pub const SOURCE_PRACTICE: &str = "Practice question";
 pub const SOURCE_EXAMPLE: &str = "Worked example";
 /// A question written for Roofline Lab.
 pub const SOURCE_EXTRA: &str = "Roofline Lab extra";
+/// A question asked in the middle of a chapter's text.
+pub const SOURCE_POP: &str = "Pop quiz";
 
 /// A question: a setup and its parts.
 #[derive(Debug, Clone, PartialEq)]
@@ -237,8 +242,13 @@ pub struct Question {
     pub setup: String,
     /// The parts, in order.
     pub parts: Vec<Part>,
-    /// The scenario to open in the calculator.
+    /// The scenario to open in the calculator. A question with a
+    /// [`Question::model`] opens the Model page instead, with this setup's
+    /// chip and chip count.
     pub calc: CalcSetup,
+    /// The Model page's state for a question on a whole model (Parts 4 and
+    /// 7), whose answer that page computes; `None` opens the calculator.
+    pub model: Option<ModelState>,
 }
 
 impl Question {
@@ -257,6 +267,34 @@ impl Question {
     /// Whether these are the book's own numbers (seed 0).
     pub fn is_book(&self) -> bool {
         self.seed == 0
+    }
+
+    /// The page that computes the answer of part `index` (from 0), with
+    /// the question's numbers: the Model page with [`Question::model`]
+    /// (the setup's chip and chip count), else the calculator with the
+    /// part's setup. The link keeps the quiz's place.
+    pub fn opening(&self, index: usize) -> AppState {
+        let part_id = self.parts.get(index).map_or("", |p| p.id.as_str());
+        let quiz = QuizState {
+            question: self.id.clone(),
+            part: u32::try_from(index + 1).unwrap_or(1),
+            seed: self.seed,
+        };
+        match &self.model {
+            Some(m) => AppState {
+                view: View::Model,
+                calc: self.calc.calc_state(),
+                model: m.clone(),
+                quiz,
+                ..AppState::default()
+            },
+            None => AppState {
+                view: View::Calculator,
+                calc: self.calc_for(part_id).calc_state(),
+                quiz,
+                ..AppState::default()
+            },
+        }
     }
 }
 
@@ -416,7 +454,72 @@ pub const OUTLINE: &[(&str, u32)] = &[
     ("x-time", 4),
     ("x-v6e", 3),
     ("x-int4", 3),
+    ("p4-q1", 3),
+    ("p4-q3", 2),
+    ("p4-q5", 1),
+    ("p4-q7", 1),
+    ("p4-q8", 2),
+    ("p7-pop1", 2),
+    ("p7-q1", 2),
+    ("p7-q2", 3),
+    ("p7-q3", 1),
+    ("p7-q5", 5),
+    ("p8-pop1", 4),
+    ("p8-pop2", 2),
+    ("p8-pop3", 3),
+    ("p8-pop4", 3),
+    ("p8-pop5", 3),
+    ("p8-pop6", 1),
 ];
+
+/// The chapters the questions follow: the id that prefixes their
+/// questions' ids (`p4` for `p4-q1`) and a title. Part 1's questions keep
+/// their first ids (`q1`, `ex-240`, `x-vmem`), which name no chapter.
+pub const CHAPTERS: &[(&str, &str)] = &[
+    ("p1", "Part 1: Rooflines"),
+    ("p4", "Part 4: Transformers"),
+    ("p7", "Part 7: Inference"),
+    ("p8", "Part 8: Serving LLaMA 3"),
+];
+
+/// The chapter of question `id`: the `pN` of a `pN-…` id when it is a
+/// chapter, else Part 1's (the first ids).
+pub fn chapter_of(id: &str) -> &'static str {
+    let first = CHAPTERS[0].0;
+    id.split_once('-')
+        .and_then(|(head, _)| CHAPTERS.iter().find(|(c, _)| *c == head))
+        .map_or(first, |(c, _)| c)
+}
+
+/// The questions of each chapter, in the order of [`CHAPTERS`]: the
+/// chapter's id and title, then each question's id, title and number of
+/// parts ([`contents`]), without building any.
+pub fn by_chapter() -> Vec<ChapterContents> {
+    let all = contents();
+    CHAPTERS
+        .iter()
+        .map(|&(id, title)| ChapterContents {
+            id,
+            title,
+            questions: all
+                .iter()
+                .filter(|(q, _, _)| chapter_of(q) == id)
+                .copied()
+                .collect(),
+        })
+        .collect()
+}
+
+/// A chapter's questions, as the quiz lists them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChapterContents {
+    /// The chapter's id (`p4`).
+    pub id: &'static str,
+    /// Its title.
+    pub title: &'static str,
+    /// Each question's id, title and number of parts.
+    pub questions: Vec<(&'static str, &'static str, u32)>,
+}
 
 /// Every question with the book's numbers.
 pub fn bank() -> Vec<Question> {

@@ -357,6 +357,7 @@ pub(super) fn question(
         setup,
         parts,
         calc,
+        model: None,
     })
 }
 

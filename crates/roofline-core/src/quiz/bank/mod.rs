@@ -17,6 +17,9 @@
 //! * `helpers`: what they share (parts, formulas), with `setup` (the
 //!   answers the core computes for a setup) and `texts` (how numbers,
 //!   rates and chips are shown);
+//! * `part4`, `part7` and `part8`: the transformer, inference and
+//!   serving chapters' questions (`p4-…`, `p7-…`, `p8-…`), on whole models, with `models` (what
+//!   they share: a model's shape, the Model page they open);
 //! * `feedback`: the feedback they share (other versions' numbers, the
 //!   FLOP-count and sparse-peak slips, answers that grow with B).
 
@@ -25,6 +28,10 @@ mod extras_hardware;
 mod extras_operations;
 mod feedback;
 mod helpers;
+mod models;
+mod part4;
+mod part7;
+mod part8;
 mod practice;
 mod setup;
 mod texts;
@@ -37,6 +44,9 @@ use super::{check, AnswerKind, Expected, Question, SplitMix, Verdict};
 use examples::{ex_240, ex_dot, ex_net};
 use extras_hardware::{x_fp8, x_int4, x_pcie, x_v6e, x_vmem};
 use extras_operations::{x_add, x_small, x_time};
+use part4::{p4_q1, p4_q3, p4_q5, p4_q7, p4_q8};
+use part7::{p7_pop1, p7_q1, p7_q2, p7_q3, p7_q5};
+use part8::{p8_pop1, p8_pop2, p8_pop3, p8_pop4, p8_pop5, p8_pop6};
 use practice::{q1, q2, q3, q4, q5};
 
 /// A question builder.
@@ -62,6 +72,26 @@ pub(super) const BANK: &[(&str, &str, Builder)] = &[
     ("x-time", "Times with units", x_time),
     ("x-v6e", "Newer chips need bigger batches", x_v6e),
     ("x-int4", "4-bit weights", x_int4),
+    ("p4-q1", "A model's parameters and KV cache", p4_q1),
+    ("p4-q3", "The FLOPs of a contraction", p4_q3),
+    ("p4-q5", "When attention's FLOPs catch up", p4_q5),
+    ("p4-q7", "A training run's utilisation", p4_q7),
+    ("p4-q8", "The batch an MoE needs", p4_q8),
+    ("p7-pop1", "A decode step's lower bound", p7_pop1),
+    ("p7-q1", "The chapter's model: size and KV cache", p7_q1),
+    ("p7-q2", "The largest batch that fits", p7_q2),
+    ("p7-q3", "Reading every weight once", p7_q3),
+    ("p7-q5", "The chapter's model as an MoE", p7_q5),
+    ("p8-pop1", "KV caches and the chips that hold them", p8_pop1),
+    ("p8-pop2", "The memory of a batch", p8_pop2),
+    ("p8-pop3", "Step time and throughput per chip", p8_pop3),
+    (
+        "p8-pop4",
+        "The critical batch for three data types",
+        p8_pop4,
+    ),
+    ("p8-pop5", "How many chips the weights fill", p8_pop5),
+    ("p8-pop6", "A decode step with HBM full", p8_pop6),
 ];
 
 /// Where a question's parameters come from: the book (seed 0) or a
@@ -79,6 +109,11 @@ impl Draw {
         Draw {
             rng: Some(SplitMix::new(seed)),
         }
+    }
+
+    /// Whether these are the book's numbers (seed 0).
+    fn is_book(&self) -> bool {
+        self.rng.is_none()
     }
 
     /// The book's value, or one of `options` in a variant.
