@@ -254,8 +254,8 @@ fn draw_data<DB: DrawingBackend>(
         }
     }
     let plot = ctx.strip_coord_spec();
-    let (_, h) = plot.dim_in_pixel();
-    let bottom = h as i32;
+    let (w, h) = plot.dim_in_pixel();
+    let (w, bottom) = (w as i32, h as i32);
     let (short, long) = (px(7.0), px(14.0));
     for t in chart.ticks.iter().filter(|t| inside(t.x)) {
         let (x, _) = at((t.x, ylo));
@@ -279,6 +279,10 @@ fn draw_data<DB: DrawingBackend>(
     for m in chart.marks.iter().filter(|m| inside(m.x)) {
         let (x, _) = at((m.x, ylo));
         let mid = at((m.x, m.y.unwrap_or((ylo * yhi).sqrt()))).1;
+        let low = bottom - long - d;
+        // Beside the line (right, then left) at the top, by the dot and
+        // at the bottom; then across it; then against the plot's edges,
+        // where a narrow plot has no room on either side of the line.
         labels.place_or_cross(
             &m.label,
             &text_style(12.0, theme.marker),
@@ -287,8 +291,15 @@ fn draw_data<DB: DrawingBackend>(
                 ((x - d, d), HPos::Right, VPos::Top),
                 ((x + d, mid - d), HPos::Left, VPos::Bottom),
                 ((x - d, mid + d), HPos::Right, VPos::Top),
-                ((x + d, bottom - long - d), HPos::Left, VPos::Bottom),
-                ((x - d, bottom - long - d), HPos::Right, VPos::Bottom),
+                ((x + d, low), HPos::Left, VPos::Bottom),
+                ((x - d, low), HPos::Right, VPos::Bottom),
+                ((x, d), HPos::Center, VPos::Top),
+                ((x, mid - d), HPos::Center, VPos::Bottom),
+                ((x, mid + d), HPos::Center, VPos::Top),
+                ((w - d, d), HPos::Right, VPos::Top),
+                ((d, d), HPos::Left, VPos::Top),
+                ((w - d, low), HPos::Right, VPos::Bottom),
+                ((d, low), HPos::Left, VPos::Bottom),
             ],
         )?;
     }

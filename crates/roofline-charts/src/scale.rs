@@ -163,8 +163,8 @@ pub fn train_chart(view: &TrainView) -> Result<LinesChart, String> {
     let comms: Vec<f64> = r.iter().map(|p| p.comms).collect();
     let chosen = view.splits.iter().find(|s| s.chosen);
     let comms_label = match chosen {
-        Some(s) => format!("comms per layer, {}", s.label),
-        None => "comms per layer".to_string(),
+        Some(s) => format!("comms: {}", s.label),
+        None => "comms".to_string(),
     };
     let marks = match (crossing(&xs, &compute, &comms), text(&view.crossover)) {
         (Some((x, y)), Some(t)) => vec![Mark {
@@ -194,7 +194,7 @@ pub fn train_chart(view: &TrainView) -> Result<LinesChart, String> {
             x_desc: "Batch (tokens)".to_string(),
             y_desc: "Time per layer (seconds)".to_string(),
             series: vec![
-                line("compute per layer", &xs, &compute, false),
+                line("compute", &xs, &compute, false),
                 line(comms_label, &xs, &comms, false),
             ],
             marks,
