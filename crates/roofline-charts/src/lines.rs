@@ -475,4 +475,73 @@ mod tests {
         });
         assert!(c.check().unwrap_err().contains("marker"));
     }
+
+    /// A value of any size, or one a log scale cannot draw.
+    fn value() -> impl proptest::strategy::Strategy<Value = f64> {
+        use proptest::prelude::*;
+        prop_oneof![
+            60 => (-40.0f64..40.0).prop_map(|e| pow10(e.round() / 2.0) * 1.7),
+            1 => Just(0.0),
+            1 => Just(f64::NAN),
+            1 => Just(f64::INFINITY),
+            1 => Just(-3.0),
+            1 => Just(1e308),
+            1 => Just(5e-324),
+        ]
+    }
+
+    proptest::proptest! {
+        /// Whatever the spec, drawing it never panics, and what is drawn
+        /// has no NaN or infinity in it; a spec that fails its check is an
+        /// error.
+        #[test]
+        fn any_spec_draws_or_errs_without_nan(
+            lines in proptest::collection::vec(
+                (proptest::collection::vec((value(), value()), 2..6), proptest::bool::ANY),
+                0..4,
+            ),
+            marks in proptest::collection::vec((value(), proptest::option::of(value())), 0..3),
+            shade in proptest::option::of((value(), value())),
+            ticks in proptest::collection::vec((value(), proptest::bool::ANY), 0..4),
+            w in 60u32..900,
+            h in 40u32..600,
+            scale in 0.5f64..3.0,
+        ) {
+            let chart = LinesChart {
+                x_desc: "x (bytes)".to_string(),
+                y_desc: "y (seconds)".to_string(),
+                series: lines
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, (mut points, dashed))| {
+                        points.sort_by(|a, b| a.0.total_cmp(&b.0));
+                        Line { label: format!("line {i}"), points, dashed }
+                    })
+                    .collect(),
+                marks: marks
+                    .into_iter()
+                    .map(|(x, y)| Mark { x, y, label: "mark".to_string() })
+                    .collect(),
+                shade: shade.map(|(a, b)| Shade {
+                    from: a.min(b),
+                    to: a.max(b),
+                    label: "shade".to_string(),
+                }),
+                ticks: ticks
+                    .into_iter()
+                    .map(|(x, emphasised)| Tick { x, label: "tick".to_string(), emphasised })
+                    .collect(),
+            };
+            let ok = chart.check().is_ok();
+            let drawn = crate::to_svg(w, h, |root| {
+                draw_lines(root, &chart, &Theme::light(), scale).map(|_| ())
+            });
+            if !ok {
+                proptest::prop_assert!(drawn.is_err());
+            }
+            if let Ok(svg) = drawn {
+                proptest::prop_assert!(!svg.contains("NaN") && !svg.contains("inf"));
+            }
+        }
+    }
 }
