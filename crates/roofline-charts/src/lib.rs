@@ -16,7 +16,9 @@ mod frame;
 mod labels;
 pub mod latency;
 mod legend;
+pub mod lines;
 pub mod roofline;
+pub mod scale;
 pub mod spec;
 mod style;
 pub mod theme;
@@ -26,11 +28,13 @@ pub use batch::{
 };
 pub use batch_current::{batch_with_current, CurrentBatch};
 pub use latency::{draw_latency, latency_for, LatencyChart};
+pub use lines::{crossing, draw_lines, span_above, Line, LinesChart, Mark, Shade, Tick};
 pub use plotters::prelude::DrawingBackend;
 pub use roofline::{
     draw_roofline, draw_roofline_points, nearest, BandwidthLine, OpMarker, OtherRoof, PlotFrame,
     PointMark, Region, RooflineChart,
 };
+pub use scale::{coll_chart, matmul_chart, train_chart};
 pub use spec::{add_own_roofs, point_marks, roofline_for_chip, roofline_for_view};
 pub use theme::Theme;
 
