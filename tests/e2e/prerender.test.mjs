@@ -233,6 +233,13 @@ test('a link holds the layout and the chart\'s place, without the default\'s val
     assert.deepEqual([drawn.x, drawn.width, drawn.height], [held.x, held.width, held.height], 'the chart has the place held for it');
     assert.deepEqual(await page.evaluate(() => window.shifts), [], 'no layout shift');
     assert.match(await page.locator('[data-testid="chip-select"]').inputValue(), /^h100$/);
+    // A link's page is the app's: its wasm was asked for at once, before
+    // the first paint.
+    const t = await page.evaluate(() => ({
+      paint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime,
+      wasm: performance.getEntriesByType('resource').find((r) => r.name.endsWith('_bg.wasm'))?.startTime,
+    }));
+    assert.ok(t.wasm > 0 && t.wasm <= t.paint, `wasm requested at ${t.wasm} ms, first paint at ${t.paint} ms`);
     assert.deepEqual(problems, []);
   } finally {
     release();
@@ -257,7 +264,10 @@ test('a link to another page shows the loading line, not the calculator', async 
   }
 });
 
-test('the wasm is requested at once, before the first paint is done with', async () => {
+// The wasm is requested once the first paint (the prerendered page) is on
+// screen: requested before it, Lighthouse's model counts the download
+// towards that paint (docs/build.md §3).
+test('the wasm download starts after the first contentful paint', async () => {
   const context = await browser.newContext();
   const page = await context.newPage();
   try {
@@ -268,7 +278,7 @@ test('the wasm is requested at once, before the first paint is done with', async
       wasm: performance.getEntriesByType('resource').find((r) => r.name.endsWith('_bg.wasm'))?.startTime,
     }));
     assert.ok(t.paint > 0 && t.wasm > 0, `both are recorded: ${JSON.stringify(t)}`);
-    assert.ok(t.wasm <= t.paint, `wasm requested at ${t.wasm} ms, first paint at ${t.paint} ms`);
+    assert.ok(t.wasm >= t.paint, `wasm requested at ${t.wasm} ms, first paint at ${t.paint} ms`);
   } finally {
     await context.close();
   }
