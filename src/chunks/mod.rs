@@ -21,6 +21,7 @@ pub mod measure;
 pub mod model;
 pub mod network;
 pub mod quiz;
+pub mod scale;
 pub mod storage;
 pub mod svg;
 pub mod table_style;

@@ -9,6 +9,7 @@ use roofline_core::pages::View;
 use crate::chunks::learn::{prefetch_learn, LearnLoader};
 use crate::chunks::model::{prefetch_model, ModelLoader};
 use crate::chunks::quiz::{prefetch_quiz, QuizLoader};
+use crate::chunks::scale::{prefetch_scale, ScaleLoader};
 use crate::page::calculator::calculator_page;
 use crate::page::signals::Signals;
 
@@ -25,7 +26,7 @@ pub struct AppPage {
 
 /// Every page, one row each (`tests/pages.test.mjs` checks them against
 /// the core's table).
-pub const APP_PAGES: [AppPage; 4] = [
+pub const APP_PAGES: [AppPage; 5] = [
     AppPage {
         view: View::Calculator,
         prefetch: || {},
@@ -46,6 +47,14 @@ pub const APP_PAGES: [AppPage; 4] = [
         prefetch: prefetch_model,
         show: |s| {
             view! { <ModelLoader model=s.model input=s.calc.input view=s.calc.view epoch=s.epoch /> }
+                .into_any()
+        },
+    },
+    AppPage {
+        view: View::Scale,
+        prefetch: prefetch_scale,
+        show: |s| {
+            view! { <ScaleLoader scale=s.scale model=s.model input=s.calc.input view=s.calc.view page=s.view epoch=s.epoch /> }
                 .into_any()
         },
     },

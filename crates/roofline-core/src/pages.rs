@@ -19,6 +19,7 @@ use crate::model::ModelState;
 use crate::query::notice::Notes;
 use crate::query::LinkOut;
 use crate::query::Params;
+use crate::scale::ScaleState;
 use crate::state::{CalcState, QuizState};
 
 /// Which page is shown.
@@ -33,6 +34,8 @@ pub enum View {
     Quiz,
     /// A whole transformer on the roofline.
     Model,
+    /// Meshes, collectives, sharded matmuls and training plans.
+    Scale,
 }
 
 /// One page: what the shell and the link need to know of it.
@@ -54,7 +57,7 @@ pub struct Page {
 }
 
 /// Every page, in the order of the tabs and of the link's keys.
-pub const PAGES: [Page; 4] = [
+pub const PAGES: [Page; 5] = [
     Page {
         view: View::Calculator,
         key: "calc",
@@ -87,6 +90,14 @@ pub const PAGES: [Page; 4] = [
         label: "Model",
         chunk: Some("model"),
     },
+    Page {
+        view: View::Scale,
+        key: "scale",
+        testid: "tab-scale",
+        aliases: &[],
+        label: "Scale",
+        chunk: Some("scale"),
+    },
 ];
 
 impl View {
@@ -95,7 +106,7 @@ impl View {
         PAGES.iter().find(|p| p.view == self).unwrap_or(&PAGES[0])
     }
 
-    /// The key used in links: `calc`, `learn`, `quiz` or `model`.
+    /// The key used in links: `calc`, `learn`, `quiz`, `model` or `scale`.
     pub fn key(self) -> &'static str {
         self.page().key
     }
@@ -127,6 +138,9 @@ pub struct AppState {
     pub quiz: QuizState,
     /// The Model page (its chip and chip count are the calculator's).
     pub model: ModelState,
+    /// The Scale page (its chip, operation and sizes are the calculator's,
+    /// its model the Model page's).
+    pub scale: ScaleState,
 }
 
 impl Default for AppState {
@@ -138,6 +152,7 @@ impl Default for AppState {
             step: 1,
             quiz: QuizState::default(),
             model: ModelState::default(),
+            scale: ScaleState::default(),
         }
     }
 }
@@ -163,6 +178,7 @@ impl AppState {
             step: crate::learn::link::read(p, n),
             quiz: crate::quiz::link::read(p, n, questions),
             model: crate::model::link::read(p, n),
+            scale: crate::scale::link::read(p, n),
         }
     }
 
@@ -176,6 +192,7 @@ impl AppState {
         crate::learn::link::write(self.step, out);
         crate::quiz::link::write(&self.quiz, out);
         crate::model::link::write(&self.model, out);
+        crate::scale::link::write(&self.scale, out);
     }
 }
 
@@ -187,18 +204,24 @@ mod tests {
     /// Every variant has exactly one row, and every key reads back.
     #[test]
     fn the_table_and_the_enum_agree() {
-        for v in [View::Calculator, View::Learn, View::Quiz, View::Model] {
+        for v in [
+            View::Calculator,
+            View::Learn,
+            View::Quiz,
+            View::Model,
+            View::Scale,
+        ] {
             // A new variant must be added here (the match fails to compile
             // without it) and to PAGES (the count below fails without it).
             match v {
-                View::Calculator | View::Learn | View::Quiz | View::Model => {}
+                View::Calculator | View::Learn | View::Quiz | View::Model | View::Scale => {}
             }
             assert_eq!(PAGES.iter().filter(|p| p.view == v).count(), 1, "{v:?}");
             assert_eq!(View::from_key(v.key()), Some(v));
             assert_eq!(v.page().testid, format!("tab-{}", v.key()));
         }
         assert_eq!(View::from_key(" Calculator "), Some(View::Calculator));
-        assert_eq!(View::from_key("scale"), None);
+        assert_eq!(View::from_key("train"), None);
         assert_eq!(PAGES[0].view, View::default());
     }
 
@@ -219,10 +242,10 @@ mod tests {
         let keys: Vec<&str> = q.split('&').filter_map(|kv| kv.split('=').next()).collect();
         assert_eq!(keys, ["v", "view", "n", "pts", "step", "q", "b"], "{q}");
         assert_eq!(crate::url::decode(&q).state, s);
-        let d = crate::url::decode("view=scale");
+        let d = crate::url::decode("view=train");
         assert_eq!(
             d.notices[0].message,
-            "view = 'scale' is not calc, learn, quiz or model; using calc"
+            "view = 'train' is not calc, learn, quiz, model or scale; using calc"
         );
     }
 }

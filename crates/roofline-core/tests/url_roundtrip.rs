@@ -11,6 +11,7 @@ use roofline_core::learn::STEP_COUNT;
 use roofline_core::model::{preset, ModelConfig, ModelState, Phase, ServingStep, PRESETS};
 use roofline_core::network::Collective;
 use roofline_core::pages::{AppState, View};
+use roofline_core::scale::{CollOp, Mesh, ScaleState, Strategy as ScaleStrategy};
 use roofline_core::state::{
     default_batch_dim, CalcState, ChartScale, QuizState, MAX_CHIPS, MAX_PAIRS,
 };
@@ -266,7 +267,8 @@ fn app_state() -> impl Strategy<Value = AppState> {
             Just(View::Calculator),
             Just(View::Quiz),
             Just(View::Learn),
-            Just(View::Model)
+            Just(View::Model),
+            Just(View::Scale)
         ],
         calc_state(),
         select(vec!["q1", "q2", "q10", "warm-up", "b_3", "Q7x"]),
@@ -275,9 +277,10 @@ fn app_state() -> impl Strategy<Value = AppState> {
         prop_oneof![Just(1u32), 1..=STEP_COUNT],
         kernels(),
         model_state(),
+        scale_state(),
     )
         .prop_map(
-            |(view, calc, q, part, seed, step, points, model)| AppState {
+            |(view, calc, q, part, seed, step, points, model, scale)| AppState {
                 view,
                 calc,
                 quiz: QuizState {
@@ -288,6 +291,70 @@ fn app_state() -> impl Strategy<Value = AppState> {
                 step,
                 points,
                 model,
+                scale,
+            },
+        )
+}
+
+/// The Scale page's states as the page makes them: a mesh and axes in
+/// their written form, whole counts, fractions.
+fn scale_state() -> impl Strategy<Value = ScaleState> {
+    let mesh = prop_oneof![
+        Just(None),
+        select(vec!["X:16,Y:16", "X:4,Y:4,Z:4", "X:8,Y:2", "D:2,F:32"])
+            .prop_map(|m| Some(Mesh::parse(m).unwrap().text())),
+    ];
+    let opt = |hi: u32| prop_oneof![Just(None), (1..=hi).prop_map(|v| Some(f64::from(v)))];
+    (
+        (
+            mesh,
+            prop_oneof![
+                Just(None),
+                select(vec!["none", "X", "XY"]).prop_map(|w| Some(w.to_string()))
+            ],
+            select(CollOp::ALL.to_vec()),
+            select(vec!["X", "XY", "Y"]),
+            select(vec!["bf16[B_X,D]", "fp32[B,D_XY]", "bf16[B_X,D]{U_Y}"]),
+            select(ScaleStrategy::ALL.to_vec()),
+        ),
+        (
+            1u32..=100_000_000,
+            1u32..=1_000_000,
+            opt(4096),
+            opt(4096),
+            prop_oneof![Just(None), (0..=6u32).prop_map(|v| Some(f64::from(v)))],
+            prop_oneof![Just(None), (0..=6u32).prop_map(|v| Some(f64::from(v)))],
+            1u8..=3,
+            0u32..=64,
+            1u32..=100,
+            1u32..=1_000_000,
+            1u32..=64,
+        ),
+    )
+        .prop_map(
+            |(
+                (mesh, wrap, cop, cax, arr, strat),
+                (tokens, seq, x, y, mx, my, zero, ckpt, mfu, budget, pods),
+            )| {
+                ScaleState {
+                    mesh,
+                    wrap,
+                    cop,
+                    cax: cax.to_string(),
+                    arr: arr.to_string(),
+                    tokens: f64::from(tokens),
+                    seq: f64::from(seq),
+                    strat,
+                    x,
+                    y,
+                    mx,
+                    my,
+                    zero,
+                    ckpt: f64::from(ckpt),
+                    mfu: f64::from(mfu) / 100.0,
+                    budget: f64::from(budget) * 1e6,
+                    pods: f64::from(pods),
+                }
             },
         )
 }

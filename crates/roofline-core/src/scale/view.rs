@@ -98,7 +98,7 @@ pub struct MatmulView {
 }
 
 /// Everything the Scale page shows.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct ScaleView {
     /// The mesh as read (`X:4,Y:4,Z:4`).
     pub mesh: String,
