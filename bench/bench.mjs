@@ -19,7 +19,8 @@
 //     field and times from just before the 'input' event to the later of the
 //     two new `roofline:drawn` / `batch:drawn` marks (median and p95), and to
 //     the next animation frame after both; the same on the Model page for
-//     its batch B (`model-roofline:drawn` / `model-latency:drawn`);
+//     its batch B (`model-roofline:drawn` / `model-latency:drawn`), and on
+//     the Scale page for its batch in tokens (`scale-train:drawn`);
 //   - on a slow link (Lighthouse's mobile network: 150 ms round trip,
 //     1.6 Mbps down, no cache, no CPU slowdown): navigation -> first paint
 //     and -> first chart drawn, median of 5 loads, then click on the Quiz
@@ -62,7 +63,7 @@ import { startServer, launchBrowser, root } from '../tests/e2e/harness.mjs';
 import { measure } from '../tests/sizes.mjs';
 import { codeByCrate } from './wasm-code.mjs';
 import { here } from './common.mjs';
-import { MODEL, firstChart, redraw, slowNetwork } from './chromium.mjs';
+import { MODEL, SCALE, firstChart, redraw, slowNetwork } from './chromium.mjs';
 import { coldStart, peerDist } from './cold.mjs';
 
 /** The link the cold start opens besides the default address (as slowNetwork's). */
@@ -138,6 +139,7 @@ async function main() {
     first_chart_ms: null,
     redraw_ms: null,
     model_redraw_ms: null,
+    scale_redraw_ms: null,
     measurements_ms: null,
     slow_network_ms: null,
     cold_start_ms: null,
@@ -181,6 +183,16 @@ async function main() {
       } catch (e) {
         failed = true;
         console.error(`[bench] Model page redraw failed: ${e.stack ?? e}`);
+      }
+      if (!onlyMeasure) console.error(`[bench] Scale page redraw: ${inputs} changes of the batch in tokens (after 5 untimed)`);
+      if (!onlyMeasure) try {
+        const rd = await redraw(browser, url, inputs, 5, SCALE);
+        for (const p of rd.problems) console.error(`[bench] page problem: ${p}`);
+        delete rd.problems;
+        rep.scale_redraw_ms = rd;
+      } catch (e) {
+        failed = true;
+        console.error(`[bench] Scale page redraw failed: ${e.stack ?? e}`);
       }
       console.error('[bench] measurements: 10,000 kernels pasted, applied and redrawn, 5 times');
       try {

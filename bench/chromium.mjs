@@ -116,6 +116,17 @@ export const MODEL = {
   },
 };
 
+/** The Scale page's batch in tokens: its collective's chart and its training roofline. */
+export const SCALE = {
+  query: '?v=1&view=scale&chip=v5p&mesh=X:16,Y:16,Z:16&model=llama3-70b&strat=mixed',
+  canvases: ['scale-train'],
+  field: 'field-scale-tokens',
+  values: ['4194304', '2097152', '1048576', '8388608', '3000000', '5000000', '6000000', '7000000'],
+  async open(page) {
+    await waitForDraw(page, 'scale-train-canvas');
+  },
+};
+
 /**
  * Input -> every chart of the target redrawn (`CALCULATOR` by default:
  * the HBM bandwidth under the chip's numbers; `MODEL`: the Model page's

@@ -33,9 +33,9 @@ test('the Learn tab opens the first step; every step draws, and each control red
     assert.equal(await page.getAttribute(stepSel, 'data-step'), '1');
     await page.waitForFunction(() => new URLSearchParams(location.search).get('view') === 'learn');
     const items = page.locator('[data-testid="learn-step-list"] > li');
-    assert.equal(await items.count(), 9);
+    assert.equal(await items.count(), 10);
 
-    for (let n = 1; n <= 9; n++) {
+    for (let n = 1; n <= 10; n++) {
       await page.click(`[data-testid="learn-goto-${n}"]`);
       await page.waitForSelector(`${stepSel}[data-step="${n}"]`);
       await waitForDraw(page, 'learn-canvas');
@@ -63,7 +63,7 @@ test('the Learn tab opens the first step; every step draws, and each control red
       assert.equal(await page.getAttribute(`[data-testid="learn-goto-${n}"]`, 'data-seen'), 'true');
       await page.waitForFunction((k) => new URLSearchParams(location.search).get('step') === (k === 1 ? null : String(k)), n);
     }
-    assert.match(await page.textContent('[data-testid="learn-progress"]'), /^9 of 9 steps opened/);
+    assert.match(await page.textContent('[data-testid="learn-progress"]'), /^10 of 10 steps opened/);
     assert.deepEqual(problems, []);
   } finally {
     await context.close();
@@ -88,16 +88,19 @@ test('a step link reopens that step; a bad step says so and opens step 1', async
     assert.equal(await page.isDisabled('[data-testid="learn-next"]'), false);
     await page.goBack();
     await page.waitForSelector(`${stepSel}[data-step="8"]`);
-    // The last step (the whole model) has no Next.
+    // Step 9 is the whole model; the last (Part 3's AllReduce) has no Next.
     await page.click('[data-testid="learn-next"]');
     await page.waitForSelector(`${stepSel}[data-step="9"]`);
-    assert.equal(await page.isDisabled('[data-testid="learn-next"]'), true);
     assert.match(await text(page), /LLaMA-3-8B/);
+    await page.click('[data-testid="learn-next"]');
+    await page.waitForSelector(`${stepSel}[data-step="10"]`);
+    assert.equal(await page.isDisabled('[data-testid="learn-next"]'), true);
+    assert.match(await text(page), /AllReduce/);
     assert.deepEqual(problems, []);
 
-    await page.goto(`${server.url}?v=1&view=learn&step=10`);
+    await page.goto(`${server.url}?v=1&view=learn&step=11`);
     await page.waitForSelector(`${stepSel}[data-step="1"]`);
-    assert.match(await page.textContent('[data-testid="link-notices"]'), /step = '10' is not a step from 1 to 9; using 1/);
+    assert.match(await page.textContent('[data-testid="link-notices"]'), /step = '11' is not a step from 1 to 10; using 1/);
   } finally {
     await context.close();
   }

@@ -34,14 +34,73 @@ fn text(n: u32, choices: &[usize]) -> String {
 
 #[test]
 fn the_chapters_eight_steps_in_order_then_a_whole_model() {
-    assert_eq!(STEPS.len(), 9);
-    assert_eq!(STEP_COUNT, 9);
+    assert_eq!(STEPS.len(), 10);
+    assert_eq!(STEP_COUNT, 10);
     let titles: Vec<&str> = STEPS.iter().map(|s| s.title).collect();
     assert!(titles[0].contains("time"));
     assert!(titles[1].contains("intensity"));
     assert!(titles[7].contains("network"));
     assert_eq!(STEPS[6].figure, Figure::Batch);
     assert!(titles[8].contains("whole model"));
+    assert!(titles[9].contains("AllReduce"));
+}
+
+/// Step 10: step 8's split (B = 256, F = 4096, D = 8192 over N = 4 v5e
+/// chips) with its partials summed by an AllReduce, counted by hand.
+#[test]
+fn step_10_the_sum_is_an_allreduce() {
+    use roofline_core::format;
+    let v = step_view(10, &[option(10, 0, 4.0), option(10, 1, 8192.0)]).unwrap();
+    let t = v.paragraphs.join("\n");
+    let (b, d, f, n) = (256.0, 8192.0, 4096.0, 4.0);
+    let partial = 2.0 * b * f; // Z[B, F] in bf16
+    let ring = 2.0 * (n - 1.0) / n * partial;
+    assert!(t.contains("X[B, D_X] · Y[D_X, F] → Z[B, F]{U_X}"), "{t}");
+    assert!(
+        t.contains(&format!("V = 2BF = {} (bf16", format::bytes(partial))),
+        "{t}"
+    );
+    assert!(
+        t.contains(&format!("1.5 × V = {} per chip", format::bytes(ring))),
+        "{t}"
+    );
+    // The calculator's count: one link, one way (v5e: 4.5e10 B/s).
+    assert!(
+        t.contains(&format!("T_comms = {}", format::seconds(ring / 4.5e10))),
+        "{t}"
+    );
+    // Part 3's: both directions of a wrapped axis, 2 × 4.5e10.
+    assert!(t.contains("2 × 45 GB/s = 90 GB/s"), "{t}");
+    assert!(
+        t.contains(&format!(
+            "= {}, about V ÷ W_ici",
+            format::seconds(0.75 * partial / 9e10)
+        )),
+        "{t}"
+    );
+    assert!(
+        t.contains(&format!(
+            "V ÷ W_ici = {}, plus",
+            format::seconds(ring / 9e10)
+        )),
+        "{t}"
+    );
+    // T_math = 2BDF ÷ N ÷ 1.97e14, shorter than the AllReduce.
+    assert!(
+        t.contains(&format!(
+            "T_math = 2BDF ÷ N = {}",
+            format::seconds(2.0 * b * d * f / n / 1.97e14)
+        )),
+        "{t}"
+    );
+    assert!(
+        t.contains("by its count the split is bound by the link"),
+        "{t}"
+    );
+    assert!(t.contains("takes longer too"), "{t}");
+    // A larger D makes it compute-bound.
+    let big = step_view(10, &[option(10, 0, 4.0), option(10, 1, 65536.0)]).unwrap();
+    assert!(big.paragraphs.join(" ").contains("stays compute-bound"));
 }
 
 /// Step 9: a decode step's MLP matrix is Part 1's small-B matmul, and the

@@ -1,6 +1,7 @@
 //! The Learn page: the chapter in eight short steps, then a ninth that takes
-//! it to a whole model ([`STEP_COUNT`]), each with a live figure and one or
-//! two controls.
+//! it to a whole model and a tenth that takes step 8's split to Part 3's
+//! AllReduce ([`STEP_COUNT`]), each with a live figure and one or two
+//! controls.
 //!
 //! A step is a calculator state built from the controls' values
 //! ([`Step::state`]), evaluated by [`crate::calc::evaluate`] like the
@@ -13,6 +14,7 @@ pub(crate) mod link;
 mod progress;
 mod steps;
 mod words;
+mod words_collective;
 
 pub use progress::{LearnProgress, LEARN_PROGRESS_KEY};
 
@@ -22,7 +24,7 @@ use crate::CoreError;
 
 /// How many steps the Learn page has (links accept `step=1` to this).
 /// A test keeps it equal to the length of [`STEPS`].
-pub const STEP_COUNT: u32 = 9;
+pub const STEP_COUNT: u32 = 10;
 
 /// Which chart a step draws.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -132,7 +134,7 @@ impl Step {
     }
 }
 
-/// The nine steps: the chapter's eight in its order, then a whole model.
+/// The ten steps: the chapter's eight in its order, a whole model, Part 3's AllReduce.
 pub use steps::STEPS;
 
 /// What the Learn page shows for one step.

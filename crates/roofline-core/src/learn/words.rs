@@ -671,7 +671,7 @@ fn per_element(d: DType) -> String {
 
 /// When `c` says the operation is compute-bound: "when B > 240", "never",
 /// "at every size".
-fn when(dim: &str, c: &CriticalSize) -> String {
+pub(super) fn when(dim: &str, c: &CriticalSize) -> String {
     match c {
         CriticalSize::At { .. } => format!("when {}", critical_text(dim, c)),
         CriticalSize::Never { .. } => "never".to_string(),

@@ -1,7 +1,9 @@
-//! The eight steps of the Learn page: each builds a calculator state from
-//! its controls' values and words its paragraphs from that state's
-//! evaluation. The words are the project's own; the numbers are computed.
-//! The states are built in `states.rs`, the words in `../words.rs`.
+//! The steps of the Learn page: the chapter's eight, a whole model, and
+//! Part 3's AllReduce. Each builds a calculator state from its controls'
+//! values and words its paragraphs from that state's evaluation. The words
+//! are the project's own; the numbers are computed. The states are built
+//! in `states.rs`, the words in `../words.rs` (the tenth's in
+//! `../words_collective.rs`).
 
 pub(super) mod states;
 
@@ -9,10 +11,12 @@ use super::words::{
     batch_words, dtype_words, exact_words, intensity_words, levels_words, model_words,
     network_words, reading_words, time_words,
 };
+use super::words_collective::allreduce_words;
 use super::{Control, ControlKind, Figure, Step};
 use crate::op::Shortcut;
 use states::{
-    bandwidth_state, dtype_state, intensity_state, levels_state, matmul, model_state, network_state,
+    allreduce_state, bandwidth_state, dtype_state, intensity_state, levels_state, matmul,
+    model_state, network_state,
 };
 
 /// The batch sizes the sliders offer (tokens on one chip).
@@ -20,8 +24,8 @@ const BATCHES: &[f64] = &[
     1.0, 4.0, 16.0, 32.0, 64.0, 128.0, 256.0, 512.0, 1024.0, 4096.0, 16384.0,
 ];
 
-/// The eight steps, in the chapter's order.
-pub static STEPS: [Step; 9] = [
+/// The steps: the chapter's eight in its order, a whole model, then Part 3.
+pub static STEPS: [Step; 10] = [
     Step {
         title: "Where the time goes",
         controls: &[Control {
@@ -223,5 +227,30 @@ pub static STEPS: [Step; 9] = [
         axes_switch: false,
         build: model_state,
         words: model_words,
+    },
+    Step {
+        title: "Part 3: the chips’ sum is an AllReduce",
+        controls: &[
+            Control {
+                key: "chips",
+                label: "Chips N on the axis X",
+                kind: ControlKind::Slider,
+                values: &[2.0, 4.0, 8.0, 16.0],
+                names: &[],
+                default: 1,
+            },
+            Control {
+                key: "d",
+                label: "D",
+                kind: ControlKind::Slider,
+                values: &[1024.0, 2048.0, 4096.0, 8192.0, 16384.0, 32768.0, 65536.0],
+                names: &[],
+                default: 3,
+            },
+        ],
+        figure: Figure::Roofline,
+        axes_switch: false,
+        build: allreduce_state,
+        words: allreduce_words,
     },
 ];

@@ -107,6 +107,14 @@ pub(super) fn network_state(v: &[f64]) -> Result<CalcState, CoreError> {
     Ok(s)
 }
 
+/// Step 8's split with the partials summed by a ring all-reduce (Part 3's
+/// AllReduce), over `v[0]` chips with D = `v[1]`.
+pub(super) fn allreduce_state(v: &[f64]) -> Result<CalcState, CoreError> {
+    let mut s = network_state(v)?;
+    s.collective = crate::network::Collective::Ring;
+    Ok(s)
+}
+
 fn no_chip(id: &str) -> CoreError {
     CoreError::Invalid(format!("the chip {id} is not in the catalogue"))
 }
