@@ -39,6 +39,7 @@ test('a link opens the page with its mesh, model and plan, every result a number
     for (const id of ['scale-coll-bytes', 'scale-coll-time', 'train-params', 'train-flops', 'train-days', 'train-step-time', 'train-memory', 'train-min-chips', 'train-tokens-per-chip', 'train-threshold', 'train-x-opt']) {
       const v = Number(await value(page, id));
       assert.ok(Number.isFinite(v) && v > 0, `${id} = ${await value(page, id)}`);
+      assert.match(await text(page, id), /\d/, `${id} is shown`);
     }
     assert.match(await value(page, 'scale-coll-bound'), /^(latency|bandwidth)$/);
     assert.match(await value(page, 'train-bound'), /^(compute|comms)$/);
@@ -159,6 +160,10 @@ test('the page crosses to the Model page with its model, and to the calculator w
   try {
     await page.locator('[data-testid="scale-case"]').waitFor();
     assert.equal(await value(page, 'scale-case'), '1');
+    // A sharded operation's sizes are read without its axes: the
+    // collective's array finds its D.
+    assert.equal(await page.textContent('[data-testid="error-scale-arr"]'), '');
+    assert.ok(Number(await value(page, 'scale-coll-bytes')) > 0);
     assert.match(await value(page, 'scale-bound'), /^(compute|comms)$/);
     await page.click('[data-testid="scale-to-model"]');
     await page.locator('[data-testid="model-step-time"]').waitFor();

@@ -131,8 +131,13 @@ pub fn matmul_chart(view: &MatmulView) -> Result<LinesChart, String> {
             x_desc: "Size of the swept dimension (elements)".to_string(),
             y_desc: "Time (seconds)".to_string(),
             series: vec![
-                line("T_math: the local matmul", &xs, &math, false),
-                line(format!("T_comms: {}", view.collective), &xs, &comms, false),
+                line("T_math (local)", &xs, &math, false),
+                line(
+                    format!("T_comms ({})", view.collective_key),
+                    &xs,
+                    &comms,
+                    false,
+                ),
             ],
             marks,
             shade: span_above(&xs, &comms, &math).map(|(from, to)| Shade {

@@ -6,6 +6,7 @@
 use std::sync::Arc;
 
 use leptos::prelude::*;
+use roofline_core::calc::evaluate;
 use roofline_core::hardware::catalogue;
 use roofline_core::model::{preset, PRESETS};
 use roofline_core::op::Sizes;
@@ -37,10 +38,20 @@ pub fn scale_page(w: Wiring) -> impl IntoView {
         typed.set(Vec::new());
     });
     let chip = Memo::new(move |_| view.with(|v| v.chip.clone()));
-    // The operation's sizes: the calculator's last valid ones (a sharded
-    // operation is the Scale page's to read, not the calculator's).
+    // The operation's sizes, as the calculator reads them for the
+    // operation without its axes (its parser would take `B_X` for a
+    // dimension of its own); the last valid ones while it reads none.
     let sizes = Memo::new(move |prev: Option<&Sizes>| {
-        view.with(|v| v.scenario.as_ref().map(|s| s.sizes.clone()))
+        input
+            .with(|i| {
+                let plain = unsharded_op(&i.op_text).ok()?;
+                if plain == i.op_text {
+                    return view.with(|v| v.scenario.as_ref().map(|s| s.sizes.clone()));
+                }
+                let mut i = i.clone();
+                i.op_text = plain;
+                evaluate(&i).scenario.map(|s| s.sizes)
+            })
             .or_else(|| prev.cloned())
             .unwrap_or_default()
     });
@@ -280,9 +291,9 @@ pub fn scale_page(w: Wiring) -> impl IntoView {
                         {row(sview, "Per layer: T_math / T_comms", "", |v| v.train.as_ref().map(|t| format!("{} / {}", t.layer_math, t.layer_comms)).unwrap_or_default())}
                         {row(sview, "Per step: compute / comms", "", |v| v.train.as_ref().map(|t| format!("{} / {}", t.step_compute, t.step_comms)).unwrap_or_default())}
                         {row(sview, "Bound", "train-bound", |v| v.train.as_ref().map(|t| t.bound.to_string()).unwrap_or_default())}
-                        {row(sview, "Tokens per chip", "train-tokens-per-chip", |_| String::new())}
-                        {row(sview, "Compute-bound above (tokens per chip)", "train-threshold", |_| String::new())}
-                        {row(sview, "X_opt (mixed FSDP + TP)", "train-x-opt", |_| String::new())}
+                        {row(sview, "Tokens per chip", "train-tokens-per-chip", |v| v.train.as_ref().map(|t| t.tokens_per_chip.clone()).unwrap_or_default())}
+                        {row(sview, "Compute-bound above (tokens per chip)", "train-threshold", |v| v.train.as_ref().map(|t| t.threshold.clone()).unwrap_or_default())}
+                        {row(sview, "X_opt (mixed FSDP + TP)", "train-x-opt", |v| v.train.as_ref().map(|t| t.x_opt.clone()).unwrap_or_default())}
                         {row(sview, "Memory per chip", "train-memory", |v| v.train.as_ref().map(|t| t.memory_total.clone()).unwrap_or_default())}
                         {row(sview, "Fits in HBM", "train-fits", |v| v.train.as_ref().map(|t| t.fits.to_string()).unwrap_or_default())}
                         {row(sview, "Fewest chips by memory", "train-min-chips", |v| v.train.as_ref().map(|t| t.min_chips.clone()).unwrap_or_default())}

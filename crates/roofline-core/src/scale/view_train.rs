@@ -48,6 +48,13 @@ pub struct TrainView {
     pub step_comms: String,
     /// `compute` or `comms`.
     pub bound: &'static str,
+    /// Tokens of the batch per chip.
+    pub tokens_per_chip: String,
+    /// The strategy's per-chip batch above which it is compute-bound, or
+    /// a dash where it has none.
+    pub threshold: String,
+    /// The chapter's X_opt for mixed FSDP + TP on these chips.
+    pub x_opt: String,
     /// The chapter's conditions with the numbers, a sentence each.
     pub conditions: Vec<String>,
     /// Memory per chip, by kind: (label, bytes).
@@ -318,6 +325,9 @@ pub fn train_view(
         }
     ));
     Ok(TrainView {
+        tokens_per_chip: count(b / chips_used),
+        threshold: thr.map_or(format::MISSING.to_string(), count),
+        x_opt: count(k.x_opt),
         strategy: strat.name(),
         degrees: format!(
             "X = {} (M_X = {} axes), Y = {} (M_Y = {}){}",
