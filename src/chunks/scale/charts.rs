@@ -52,7 +52,7 @@ fn chart(
 pub(crate) fn collective(view: Memo<Arc<ScaleView>>) -> impl IntoView {
     chart(
         view,
-        |v| v.collective.as_ref().ok_or_else(|| "no collective".to_string()).and_then(coll_chart),
+        |v| v.collective.as_ref().ok_or_else(|| "No collective to draw: its fields above say why.".to_string()).and_then(coll_chart),
         "scale-coll",
         "scale-coll-canvas",
         "The collective's time against the message size",
@@ -64,7 +64,7 @@ pub(crate) fn collective(view: Memo<Arc<ScaleView>>) -> impl IntoView {
 pub(crate) fn matmul(view: Memo<Arc<ScaleView>>) -> impl IntoView {
     chart(
         view,
-        |v| v.matmul.as_ref().ok_or_else(|| "no sharded matmul".to_string()).and_then(matmul_chart),
+        |v| v.matmul.as_ref().ok_or_else(|| "No sharded matmul to draw: its field above says why.".to_string()).and_then(matmul_chart),
         "scale-matmul",
         "scale-matmul-canvas",
         "The matmul's comms roofline: T_math and T_comms as the sharded size grows",
@@ -76,7 +76,7 @@ pub(crate) fn matmul(view: Memo<Arc<ScaleView>>) -> impl IntoView {
 pub(crate) fn training(view: Memo<Arc<ScaleView>>) -> impl IntoView {
     chart(
         view,
-        |v| v.train.as_ref().ok_or_else(|| "no training plan".to_string()).and_then(train_chart),
+        |v| v.train.as_ref().ok_or_else(|| "No training plan to draw: its fields above say why.".to_string()).and_then(train_chart),
         "scale-train",
         "scale-train-canvas",
         "Time per layer against the batch: compute and comms of the chosen split",

@@ -21,6 +21,10 @@ use crate::chunks::table_style::TABLE_STYLE;
 use crate::page::choice::{choice, fixed};
 use crate::page::shown::shown;
 
+/// The page's own styles: its values are sentences as often as numbers,
+/// so they wrap on a phone.
+const SCALE_STYLE: &str = ".scale-page .results td.num{white-space:normal;overflow-wrap:anywhere}.scale-page .results th{white-space:normal}";
+
 /// The page.
 pub fn scale_page(w: Wiring) -> impl IntoView {
     let Wiring {
@@ -194,7 +198,7 @@ pub fn scale_page(w: Wiring) -> impl IntoView {
     };
     view! {
         <main class="layout scale-page" data-testid="scale-page">
-            <style>{TABLE_STYLE}</style>
+            <style>{TABLE_STYLE}{SCALE_STYLE}</style>
             <div class="inputs">
                 <form class="panel" aria-label="Scale inputs" on:submit=|ev| ev.prevent_default()>
                     <fieldset class="group">
