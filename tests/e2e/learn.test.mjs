@@ -156,12 +156,12 @@ test('progress survives a reload, offers to continue, and resets', async () => {
     await page.waitForSelector(`${stepSel}[data-step="1"]`);
     assert.equal(await page.getAttribute('[data-testid="learn-goto-6"]', 'data-seen'), 'true');
     assert.equal(await page.getAttribute('[data-testid="learn-goto-3"]', 'data-seen'), 'false');
-    assert.match(await page.textContent('[data-testid="learn-progress"]'), /^3 of 9/);
+    assert.match(await page.textContent('[data-testid="learn-progress"]'), /^3 of 10/);
     await page.click('[data-testid="learn-resume"]');
     await page.waitForSelector(`${stepSel}[data-step="6"]`);
     assert.equal(await page.$('[data-testid="learn-resume"]'), null);
     await page.click('[data-testid="learn-reset"]');
-    assert.match(await page.textContent('[data-testid="learn-progress"]'), /^1 of 9/);
+    assert.match(await page.textContent('[data-testid="learn-progress"]'), /^1 of 10/);
     assert.deepEqual(problems, []);
   } finally {
     await context.close();
