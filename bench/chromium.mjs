@@ -121,7 +121,7 @@ export const SCALE = {
   query: '?v=1&view=scale&chip=v5p&mesh=X:16,Y:16,Z:16&model=llama3-70b&strat=mixed',
   canvases: ['scale-train'],
   field: 'field-scale-tokens',
-  values: ['4194304', '2097152', '1048576', '8388608', '3000000', '5000000', '6000000', '7000000'],
+  values: ['4194304', '2097152', '1048576', '8388608', '524288', '16777216', '262144', '33554432'],
   async open(page) {
     await waitForDraw(page, 'scale-train-canvas');
   },
