@@ -20,7 +20,7 @@
 //     two new `roofline:drawn` / `batch:drawn` marks (median and p95), and to
 //     the next animation frame after both; the same on the Model page for
 //     its batch B (`model-roofline:drawn` / `model-latency:drawn`), and on
-//     the Scale page for its batch in tokens (`scale-train:drawn`);
+//     the Scale page for its FSDP degree X (`scale-train:drawn`);
 //   - on a slow link (Lighthouse's mobile network: 150 ms round trip,
 //     1.6 Mbps down, no cache, no CPU slowdown): navigation -> first paint
 //     and -> first chart drawn, median of 5 loads, then click on the Quiz
@@ -184,7 +184,7 @@ async function main() {
         failed = true;
         console.error(`[bench] Model page redraw failed: ${e.stack ?? e}`);
       }
-      if (!onlyMeasure) console.error(`[bench] Scale page redraw: ${inputs} changes of the batch in tokens (after 5 untimed)`);
+      if (!onlyMeasure) console.error(`[bench] Scale page redraw: ${inputs} changes of the FSDP degree X (after 5 untimed)`);
       if (!onlyMeasure) try {
         const rd = await redraw(browser, url, inputs, 5, SCALE);
         for (const p of rd.problems) console.error(`[bench] page problem: ${p}`);

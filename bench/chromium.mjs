@@ -116,12 +116,16 @@ export const MODEL = {
   },
 };
 
-/** The Scale page's batch in tokens: its collective's chart and its training roofline. */
+/**
+ * The Scale page's FSDP degree X (Y follows from the 4096 chips): its
+ * training roofline is the split's, so every edit redraws it (the batch in
+ * tokens moves the results, not that chart).
+ */
 export const SCALE = {
   query: '?v=1&view=scale&chip=v5p&mesh=X:16,Y:16,Z:16&model=llama3-70b&strat=mixed',
   canvases: ['scale-train'],
-  field: 'field-scale-tokens',
-  values: ['4194304', '2097152', '1048576', '8388608', '524288', '16777216', '262144', '33554432'],
+  field: 'field-scale-x',
+  values: ['8', '16', '32', '64', '128', '256', '512', '1024'],
   async open(page) {
     await waitForDraw(page, 'scale-train-canvas');
   },

@@ -46,8 +46,8 @@ export function printReport(r) {
     rows.push(['input -> next frame after both', ms(r.redraw_ms.to_next_frame.median), ms(r.redraw_ms.to_next_frame.p95), r.redraw_ms.n]);
   }
   if (r.scale_redraw_ms) {
-    rows.push(['Scale page: tokens -> training roofline redrawn', ms(r.scale_redraw_ms.median), ms(r.scale_redraw_ms.p95), r.scale_redraw_ms.n]);
-    rows.push(['Scale page: tokens -> next frame', ms(r.scale_redraw_ms.to_next_frame.median), ms(r.scale_redraw_ms.to_next_frame.p95), r.scale_redraw_ms.n]);
+    rows.push(['Scale page: X -> training roofline redrawn', ms(r.scale_redraw_ms.median), ms(r.scale_redraw_ms.p95), r.scale_redraw_ms.n]);
+    rows.push(['Scale page: X -> next frame', ms(r.scale_redraw_ms.to_next_frame.median), ms(r.scale_redraw_ms.to_next_frame.p95), r.scale_redraw_ms.n]);
   }
   if (r.model_redraw_ms) {
     rows.push(['Model page: B -> both charts redrawn', ms(r.model_redraw_ms.median), ms(r.model_redraw_ms.p95), r.model_redraw_ms.n]);
