@@ -87,6 +87,17 @@ pub(super) fn allreduce_words(
             },
             when(&na.shard_dim, &na.threshold),
         ),
+        format!(
+            "The chart is step 8’s with the AllReduce’s bytes: the network intensity is each chip’s FLOPs over the bytes it sends, {} ÷ {} = {}, against the link’s critical {}; the dashed line is each chip’s own work against {}, {} ÷ {} = {}.",
+            format::flops(na.flops_per_chip),
+            format::bytes(na.bytes_sent),
+            format::intensity(na.intensity),
+            format::intensity(na.critical_intensity),
+            na.memory_name,
+            format::flops(na.flops_per_chip),
+            format::bytes(na.memory_bytes),
+            format::intensity(na.flops_per_chip / na.memory_bytes),
+        ),
         "The Scale page (the Scale tab) counts this for any mesh and any sharding, with the other three cases, the collectives’ latency and their time against the message size.".to_string(),
     ])
 }
