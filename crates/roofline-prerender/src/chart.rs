@@ -1,15 +1,16 @@
 //! The roofline chart as SVG, drawn by `roofline-charts` from the same spec
-//! the app draws on its canvas: one drawing per layout (the canvas is 16:10
-//! on a wide screen and 4:3.6 on a phone, as `style/main.css` sets it), the
-//! page's stylesheet showing the one that matches. The drawings are the
+//! the app draws on its canvas, at the wide layout's 16:10 (on a phone's
+//! 4:3.6 box, `style/main.css`, it is scaled to fit). The drawings are the
 //! light scheme's; the dark scheme's colours are a stylesheet that maps
 //! each light colour to its dark one ([`dark_style`]).
 
 use roofline_charts::{draw_roofline, to_svg, RooflineChart, Theme};
 
 /// A drawing's size in CSS pixels: the canvas's at a 1280 px wide window
-/// (16:10), and at a phone's 390 (4:3.6).
-pub const SIZES: [(&str, u32, u32); 2] = [("wide", 806, 504), ("narrow", 332, 299)];
+/// (16:10). A phone's 4:3.6 box shows the same drawing, scaled to fit,
+/// until the app draws its own: a second drawing was 1.6 KB of the page,
+/// which the first load's 180 KB had no room for.
+pub const SIZES: [(&str, u32, u32); 1] = [("wide", 806, 504)];
 
 /// Every drawing of `spec`, each an `<svg>` with the classes `pre-chart`
 /// and its layout, scaled to the width of its box, then a `<style>` that
