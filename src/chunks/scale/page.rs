@@ -184,11 +184,15 @@ pub fn scale_page(w: Wiring) -> impl IntoView {
         })
     };
     let to_model = move |_| page.set(View::Model);
+    // The calculator reads the book's `B_X` as B and says so; an op it
+    // would read otherwise (`B_x`) goes over without its axes.
     let to_calc = move |_| {
-        let op = input.with_untracked(|i| unsharded_op(&i.op_text));
-        if let Ok(op) = op {
-            input.update(|i| i.op_text = op);
-            epoch.update(|e| *e += 1);
+        let text = input.with_untracked(|i| i.op_text.clone());
+        if let Ok(plain) = unsharded_op(&text) {
+            if Operation::parse(&plain).ok() != Operation::parse(&text).ok() {
+                input.update(|i| i.op_text = plain);
+                epoch.update(|e| *e += 1);
+            }
         }
         page.set(View::Calculator);
     };
