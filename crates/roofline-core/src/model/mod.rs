@@ -36,6 +36,7 @@ mod words;
 
 pub use config::{ModelConfig, MAX_DIM};
 pub use ops::{calc_share, ops, ModelOp};
+pub(crate) use presets::dense;
 pub use presets::{preset, Preset, PRESETS};
 pub use run::{analyze, group_chip, wider, LinkTime, ModelAnalysis, ModelRun, StepTerm};
 pub use state::{ModelState, Phase, ServingStep, DEFAULT_MODEL};
