@@ -284,7 +284,7 @@ impl Question {
             Some(m) => AppState {
                 view: View::Model,
                 calc: self.calc.calc_state(),
-                model: m.clone(),
+                model: crate::model::state_text(m),
                 quiz,
                 ..AppState::default()
             },
