@@ -52,9 +52,9 @@ test('Part 2: the int8 matmul on a v5e, the book rounded crossing noted, and the
 });
 
 test('Part 12: two matmuls on a B200, overlap named, and the link opens the B200 with the same times', async () => {
-  const { page, context, problems } = await openPage(browser, `${server.url}?v=1&view=quiz&q=p12-q4`);
+  const { page, context, problems } = await openPage(browser, `${server.url}?v=1&view=quiz&q=p12-q1-4`);
   try {
-    await page.waitForSelector('[data-testid="question"][data-question="p12-q4"]');
+    await page.waitForSelector('[data-testid="question"][data-question="p12-q1-4"]');
     assert.match(await page.textContent('[data-testid="chapter-p12"] h3'), /Part 12/);
     // The two times added.
     await page.fill('[data-testid="answer-b"]', '25.2us');

@@ -58,15 +58,15 @@ fn the_books_printed_answers_pass() {
         ("p2-q6", "e", "167ms"),
         ("p2-pop1", "a", "7e12"),
         ("p2-pop1", "c", "30"),
-        ("p12-q2", "a", "26.9 TFLOPs/s"),
-        ("p12-q2", "b", "33.5e12"),
-        ("p12-q2", "c", "30"),
-        ("p12-q3", "a", "295"),
-        ("p12-q3", "b", "281"),
-        ("p12-q3", "c", "590"),
-        ("p12-q3", "d", "562"),
-        ("p12-q4", "a", "8.6us"),
-        ("p12-q4", "b", "15us"),
+        ("p12-q1-2", "a", "26.9 TFLOPs/s"),
+        ("p12-q1-2", "b", "33.5e12"),
+        ("p12-q1-2", "c", "30"),
+        ("p12-q1-3", "a", "295"),
+        ("p12-q1-3", "b", "281"),
+        ("p12-q1-3", "c", "590"),
+        ("p12-q1-3", "d", "562"),
+        ("p12-q1-4", "a", "8.6us"),
+        ("p12-q1-4", "b", "15us"),
         ("p12-pop1", "a", "65us"),
         ("p12-pop1", "a", "75us"),
     ];
@@ -124,12 +124,12 @@ fn each_known_mistake_gets_its_concept() {
         ("p2-q4", "b", "259", "HBM"),
         // Overlapped times added; the smaller time taken.
         ("p2-q6", "e", "268ms", "overlap"),
-        ("p12-q4", "a", "1.9us", "smaller"),
-        ("p12-q4", "b", "25.2us", "adds"),
+        ("p12-q1-4", "a", "1.9us", "smaller"),
+        ("p12-q1-4", "b", "25.2us", "adds"),
         // Counting FLOPs: an FMA as 2, the sparse peak, the VPU's ALUs.
-        ("p12-q2", "a", "53.7e12", "FMA"),
-        ("p12-q3", "a", "590", "sparse"),
-        ("p12-q3", "c", "295", "fp16"),
+        ("p12-q1-2", "a", "53.7e12", "FMA"),
+        ("p12-q1-3", "a", "590", "sparse"),
+        ("p12-q1-3", "c", "295", "fp16"),
         ("p2-pop1", "a", "1.79e12", "ALUs"),
         ("p2-pop1", "a", "1.43e13", "whole chip"),
         ("p2-q1", "a", "6.25e9", "bf16"),
@@ -191,19 +191,19 @@ fn the_calculator_computes_the_same_answers() {
         assert_eq!(q.opening(1).calc.level1, LevelKind::Ici);
 
         // The GPU's critical intensities and matmul times.
-        let q = question("p12-q3", seed).unwrap();
+        let q = question("p12-q1-3", seed).unwrap();
         for (i, part) in ["a", "b", "c", "d"].into_iter().enumerate() {
             let a = analyze(&q.opening(i).calc.scenario().unwrap()).unwrap();
-            near(a.critical_intensity, value(&q, part), 1e-9, "p12-q3");
+            near(a.critical_intensity, value(&q, part), 1e-9, "p12-q1-3");
         }
-        let q = question("p12-q4", seed).unwrap();
+        let q = question("p12-q1-4", seed).unwrap();
         for (i, part) in ["a", "b"].into_iter().enumerate() {
             let a = analyze(&q.opening(i).calc.scenario().unwrap()).unwrap();
-            near(a.t_math.max(a.t_comms), value(&q, part), 1e-9, "p12-q4");
+            near(a.t_math.max(a.t_comms), value(&q, part), 1e-9, "p12-q1-4");
         }
     }
     // The book's numbers in the links.
-    let q = question("p12-q4", 0).unwrap();
+    let q = question("p12-q1-4", 0).unwrap();
     let c = &q.opening(1).calc;
     assert_eq!(c.chip, "b200");
     assert_eq!(c.sizes.get("B"), Some(&512.0));

@@ -1,6 +1,10 @@
 //! The GPU chapter's questions, the book's Part 12 (`p12-…`), where it
 //! asks for numbers: a GPU's vector FLOPs/s, its matmul critical
 //! intensities, a matmul's time on a B200, and an AllGather within a node.
+//!
+//! The chapter numbers its questions within each of its five quizzes, so
+//! an id names both: `p12-q1-2` is Quiz 1's Question 2. Its pop quizzes
+//! are numbered through the chapter (`p12-pop1`).
 
 use crate::collective::{all_gather, LinkModel};
 use crate::format::{self, sci, sig};
@@ -38,7 +42,7 @@ fn fp16_matmul(chip: &str, dtype: DType, b: f64, d: f64, f: f64) -> CalcSetup {
 
 /// Quiz 1, question 2: a GPU's vector fp32 FLOPs/s from its SMs and
 /// clock, at base and boost, against its matmul peak.
-pub(super) fn p12_q2(d: &mut Draw) -> Result<Question, CoreError> {
+pub(super) fn p12_q1_2(d: &mut Draw) -> Result<Question, CoreError> {
     // SMs from the book (H100: 132, B200: 148); 4 subpartitions of 32
     // fp32 cores each.
     let (chip, sms) = d.pick(("h100", 132.0), &[("h100", 132.0), ("b200", 148.0)]);
@@ -109,7 +113,7 @@ pub(super) fn p12_q2(d: &mut Draw) -> Result<Question, CoreError> {
         c_part,
     ];
     question(
-        "p12-q2",
+        "p12-q1-2",
         &source(1, 2),
         format!(
             "{} has {} SMs, each with 4 subpartitions of 32 fp32 cores, and runs at {} (up to {} boost). Take one vector op per cycle per core. Its dense bf16 matmul peak is {}.",
@@ -166,7 +170,7 @@ fn intensity_part(
 }
 
 /// Quiz 1, question 3: two GPUs' critical intensities in fp16 and fp8.
-pub(super) fn p12_q3(d: &mut Draw) -> Result<Question, CoreError> {
+pub(super) fn p12_q1_3(d: &mut Draw) -> Result<Question, CoreError> {
     let (one, two) = d.pick(
         ("h100", "b200"),
         &[
@@ -190,7 +194,7 @@ pub(super) fn p12_q3(d: &mut Draw) -> Result<Question, CoreError> {
         .ok_or_else(|| invalid("no setup"))?;
     let name = |id: &str| crate::hardware::preset(id).map_or_else(String::new, |c| c.name);
     question(
-        "p12-q3",
+        "p12-q1-3",
         &source(1, 3),
         format!(
             "The peak matmul intensity of a chip is its matmul FLOPs/s over its HBM bandwidth. Take the {} and the {}, dense peaks.",
@@ -238,7 +242,7 @@ fn time_part(id: &str, chip: &str, b: f64, dd: f64, f: f64) -> Result<Part, Core
 
 /// Quiz 1, question 4: two fp16 matmuls on a B200, one each side of the
 /// critical batch.
-pub(super) fn p12_q4(d: &mut Draw) -> Result<Question, CoreError> {
+pub(super) fn p12_q1_4(d: &mut Draw) -> Result<Question, CoreError> {
     let chip = d.pick("b200", &["b200", "h100", "h200"]);
     let (small, large) = d.pick(
         (64.0, 512.0),
@@ -263,7 +267,7 @@ pub(super) fn p12_q4(d: &mut Draw) -> Result<Question, CoreError> {
             .to_string();
     }
     question(
-        "p12-q4",
+        "p12-q1-4",
         &source(1, 4),
         format!(
             "One {}: {} dense fp16, HBM at {}. Ignore what real kernels lose.{note}",

@@ -51,7 +51,7 @@ use super::{check, AnswerKind, Expected, Question, SplitMix, Verdict};
 use examples::{ex_240, ex_dot, ex_net};
 use extras_hardware::{x_fp8, x_int4, x_pcie, x_v6e, x_vmem};
 use extras_operations::{x_add, x_small, x_time};
-use gpu::{p12_pop1, p12_q2, p12_q3, p12_q4};
+use gpu::{p12_pop1, p12_q1_2, p12_q1_3, p12_q1_4};
 use part2::{p2_pop1, p2_q1, p2_q2, p2_q3, p2_q4};
 use part2_links::{p2_q5, p2_q6};
 use part4::{p4_q1, p4_q3, p4_q5, p4_q7, p4_q8};
@@ -109,9 +109,9 @@ pub(super) const BANK: &[(&str, &str, Builder)] = &[
     ),
     ("p8-pop5", "How many chips the weights fill", p8_pop5),
     ("p8-pop6", "A decode step with HBM full", p8_pop6),
-    ("p12-q2", "A GPU's vector FLOPs/s", p12_q2),
-    ("p12-q3", "GPU matmul critical intensities", p12_q3),
-    ("p12-q4", "Two matmuls on one GPU", p12_q4),
+    ("p12-q1-2", "A GPU's vector FLOPs/s", p12_q1_2),
+    ("p12-q1-3", "GPU matmul critical intensities", p12_q1_3),
+    ("p12-q1-4", "Two matmuls on one GPU", p12_q1_4),
     ("p12-pop1", "An AllGather within a node", p12_pop1),
 ];
 

@@ -468,8 +468,11 @@ pub(super) fn p2_q4(d: &mut Draw) -> Result<Question, CoreError> {
     )
 }
 
-/// The vector unit of a TPU, from the book: cores per chip, ALUs per lane
-/// of its (8, 128) VPU, clock in Hz.
+/// The vector unit of a TPU: cores per chip, ALUs per lane of its
+/// (8, 128) VPU, clock in Hz. From the book's TPU chapter (v5p: 4 ALUs,
+/// 1.75 GHz; v5e: 1.5 GHz; v4: 2 ALUs), the rest as the catalogue's vector
+/// sources derive them (v5e's ALUs as v5p's; v4p's clock from its matrix
+/// peak), so that their product is the preset's vector peak.
 fn vpu(chip: &str) -> Option<(f64, f64, f64)> {
     match chip {
         "v5p" => Some((2.0, 4.0, 1.75e9)),
