@@ -542,7 +542,7 @@ pub(super) fn p2_pop1(d: &mut Draw) -> Result<Question, CoreError> {
         ),
         Part::number(
             "b",
-            "And the whole chip?".to_string(),
+            "(The app's question; the book stops at one core.) And the whole chip?".to_string(),
             Unit::FlopsPerSecond,
             0.03,
             (per_chip, Vec::new()),
