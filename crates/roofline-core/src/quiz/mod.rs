@@ -395,14 +395,14 @@ impl CalcSetup {
 
 /// The id of every question, in the order of the chapter, then the extras.
 pub fn ids() -> Vec<&'static str> {
-    bank::BANK.iter().map(|(id, _, _)| *id).collect()
+    bank::BANK.iter().map(|(id, _)| *id).collect()
 }
 
 /// The question `id` with the numbers of `seed` (0: the book's own). `None`
 /// if there is no such question.
 pub fn question(id: &str, seed: u64) -> Option<Question> {
-    let &(id, title, builder) = bank::BANK.iter().find(|(i, _, _)| *i == id)?;
-    bank::build(id, title, builder, seed)
+    let &(id, title) = bank::BANK.iter().find(|(i, _)| *i == id)?;
+    bank::build(id, title, seed)
 }
 
 /// Each question's id, title and number of parts, without building any
@@ -412,7 +412,7 @@ pub fn question(id: &str, seed: u64) -> Option<Question> {
 pub fn contents() -> Vec<(&'static str, &'static str, u32)> {
     bank::BANK
         .iter()
-        .map(|&(id, title, _)| {
+        .map(|&(id, title)| {
             let parts = OUTLINE
                 .iter()
                 .find(|(i, _)| *i == id)

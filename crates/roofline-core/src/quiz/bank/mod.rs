@@ -59,13 +59,29 @@ use part7::{p7_pop1, p7_q1, p7_q2, p7_q3, p7_q5};
 use part8::{p8_pop1, p8_pop2, p8_pop3, p8_pop4, p8_pop5, p8_pop6};
 use practice::{q1, q2, q3, q4, q5};
 
-/// A question builder.
-pub(super) type Builder = fn(&mut Draw) -> Result<Question, CoreError>;
+/// Writes the table of questions ([`BANK`]: id and title) and [`run`],
+/// which calls a question's builder by its id. The builders are called by
+/// name in a `match`, not kept as function pointers: a pointer to a
+/// chunk's function costs the first load a stub (wasm-split's), so each
+/// question would grow the first load.
+macro_rules! bank {
+    ($(($id:literal, $title:expr, $builder:ident $(,)?)),* $(,)?) => {
+        /// Every question (id, title), in the chapters' order. The titles
+        /// are here, not in the builders, so that the quiz can list the
+        /// questions without building them.
+        pub(super) const BANK: &[(&str, &str)] = &[$(($id, $title)),*];
 
-/// Every question (id, title, builder), in the chapter's order, then the
-/// extras. The titles are here, not in the builders, so that the quiz can
-/// list the questions without building them.
-pub(super) const BANK: &[(&str, &str, Builder)] = &[
+        /// Builds question `id` from the draw `d`; `None` for no such id.
+        fn run(id: &str, d: &mut Draw) -> Option<Result<Question, CoreError>> {
+            Some(match id {
+                $($id => $builder(d),)*
+                _ => return None,
+            })
+        }
+    };
+}
+
+bank! {
     ("ex-dot", "Intensity of a dot product", ex_dot),
     ("ex-240", "When a bf16 matmul turns compute-bound", ex_240),
     ("ex-net", "A matmul split over chips", ex_net),
@@ -113,7 +129,7 @@ pub(super) const BANK: &[(&str, &str, Builder)] = &[
     ("p12-q1-3", "GPU matmul critical intensities", p12_q1_3),
     ("p12-q1-4", "Two matmuls on one GPU", p12_q1_4),
     ("p12-pop1", "An AllGather within a node", p12_pop1),
-];
+}
 
 /// Where a question's parameters come from: the book (seed 0) or a
 /// generator.
@@ -155,9 +171,10 @@ fn fnv(id: &str) -> u64 {
 /// Builds question `id`, titled `title`, for `seed`: the book's numbers for 0, else a
 /// variant (a few draws are tried until one passes every check; if none
 /// does, the book's numbers).
-pub(super) fn build(id: &str, title: &str, builder: Builder, seed: u64) -> Option<Question> {
+pub(super) fn build(id: &str, title: &str, seed: u64) -> Option<Question> {
     let built = |d: &mut Draw| {
-        builder(d)
+        run(id, d)
+            .unwrap_or_else(|| Err(invalid("no such question")))
             .map(|mut q| {
                 q.title = title.to_string();
                 q
