@@ -37,10 +37,12 @@ mod check;
 pub(crate) mod link;
 mod numbers;
 pub mod progress;
+mod scale_setup;
 mod setup;
 mod slip;
 
 pub use check::{check, PartState, Verdict};
+pub use scale_setup::ScaleSetup;
 
 pub use answer::{
     evaluate_formula, formulas_equivalent, match_choice, normalise_formula, parse_number,
@@ -249,6 +251,10 @@ pub struct Question {
     /// The Model page's state for a question on a whole model (Parts 4 and
     /// 7), whose answer that page computes; `None` opens the calculator.
     pub model: Option<ModelState>,
+    /// The Scale page's state for a question on a mesh of chips (Parts 3,
+    /// 5 and 6), whose answer that page computes; it opens that page with
+    /// the setup's chip and sizes and the [`Question::model`]'s model.
+    pub scale: Option<ScaleSetup>,
 }
 
 impl Question {
@@ -280,6 +286,9 @@ impl Question {
             part: u32::try_from(index + 1).unwrap_or(1),
             seed: self.seed,
         };
+        if let Some(s) = &self.scale {
+            return s.opening(self, part_id, quiz);
+        }
         match &self.model {
             Some(m) => AppState {
                 view: View::Model,
@@ -454,6 +463,13 @@ pub const OUTLINE: &[(&str, u32)] = &[
     ("x-time", 4),
     ("x-v6e", 3),
     ("x-int4", 3),
+    ("p3-pop1", 2),
+    ("p3-pop2", 2),
+    ("p3-pop3", 3),
+    ("p3-q1", 1),
+    ("p3-q2", 3),
+    ("p3-q3", 2),
+    ("p3-q4", 3),
     ("p4-q1", 3),
     ("p4-q3", 2),
     ("p4-q5", 1),
@@ -477,6 +493,7 @@ pub const OUTLINE: &[(&str, u32)] = &[
 /// their first ids (`q1`, `ex-240`, `x-vmem`), which name no chapter.
 pub const CHAPTERS: &[(&str, &str)] = &[
     ("p1", "Part 1: Rooflines"),
+    ("p3", "Part 3: Sharded matrices"),
     ("p4", "Part 4: Transformers"),
     ("p7", "Part 7: Inference"),
     ("p8", "Part 8: Serving LLaMA 3"),

@@ -29,10 +29,13 @@ mod extras_operations;
 mod feedback;
 mod helpers;
 mod models;
+mod part3;
+mod part3_more;
 mod part4;
 mod part7;
 mod part8;
 mod practice;
+mod scales;
 mod setup;
 mod texts;
 
@@ -44,6 +47,7 @@ use super::{check, AnswerKind, Expected, Question, SplitMix, Verdict};
 use examples::{ex_240, ex_dot, ex_net};
 use extras_hardware::{x_fp8, x_int4, x_pcie, x_v6e, x_vmem};
 use extras_operations::{x_add, x_small, x_time};
+use part3::{p3_pop1, p3_pop2, p3_pop3, p3_q1, p3_q2, p3_q3, p3_q4};
 use part4::{p4_q1, p4_q3, p4_q5, p4_q7, p4_q8};
 use part7::{p7_pop1, p7_q1, p7_q2, p7_q3, p7_q5};
 use part8::{p8_pop1, p8_pop2, p8_pop3, p8_pop4, p8_pop5, p8_pop6};
@@ -72,6 +76,13 @@ pub(super) const BANK: &[(&str, &str, Builder)] = &[
     ("x-time", "Times with units", x_time),
     ("x-v6e", "Newer chips need bigger batches", x_v6e),
     ("x-int4", "4-bit weights", x_int4),
+    ("p3-pop1", "An fp32 array's shard and its load time", p3_pop1),
+    ("p3-pop2", "An int8 array copied along an axis", p3_pop2),
+    ("p3-pop3", "An AllGather on an axis without wraparound", p3_pop3),
+    ("p3-q1", "Copies of an array split over one axis", p3_q1),
+    ("p3-q2", "Gathers and a reduce on a v4p cube", p3_q2),
+    ("p3-q3", "A latency-bound AllGather", p3_q3),
+    ("p3-q4", "Gather the weights or reduce the output?", p3_q4),
     ("p4-q1", "A model's parameters and KV cache", p4_q1),
     ("p4-q3", "The FLOPs of a contraction", p4_q3),
     ("p4-q5", "When attention's FLOPs catch up", p4_q5),
