@@ -13,9 +13,7 @@ use crate::{CoreError, LevelKind};
 
 use super::feedback::Era;
 use super::helpers::question;
-use super::scales::{
-    coll, coll_state, latency_options, links, opens_scale, sizes, us, which_w,
-};
+use super::scales::{coll, coll_state, latency_options, links, opens_scale, sizes, us, which_w};
 use super::{invalid, Draw};
 
 use CollOp::{AllGather, AllReduce};
@@ -104,7 +102,10 @@ pub(super) fn p3_pop1(d: &mut Draw) -> Result<Question, CoreError> {
 /// Pop quiz 2: an int8 array split over two of three axes: its bytes a
 /// device and over all devices (replicated over the third).
 pub(super) fn p3_pop2(d: &mut Draw) -> Result<Question, CoreError> {
-    let (x, y, z) = d.pick((2u64, 8u64, 2u64), &[(2, 8, 2), (4, 4, 2), (2, 4, 4), (4, 8, 2), (8, 2, 4)]);
+    let (x, y, z) = d.pick(
+        (2u64, 8u64, 2u64),
+        &[(2, 8, 2), (4, 4, 2), (2, 4, 4), (4, 8, 2), (8, 2, 4)],
+    );
     let i = d.pick(128.0, &[128.0, 256.0, 512.0]);
     let j = d.pick(2048.0, &[1024.0, 2048.0, 4096.0]);
     let mesh = format!("X:{x},Y:{y},Z:{z}");
@@ -124,12 +125,26 @@ pub(super) fn p3_pop2(d: &mut Draw) -> Result<Question, CoreError> {
             "Divide I by the axes it is split over; Z does not split it.".to_string(),
             vec![format!(
                 "int8[{}/({x}·{y}), {}] = int8[{}, {}]: {} bytes.",
-                count(i), count(j), count(i / (x * y) as f64), count(j), count(per)
+                count(i),
+                count(j),
+                count(i / (x * y) as f64),
+                count(j),
+                count(per)
             )],
         )
-        .mistake_number(whole / m.chips(), "That divides by every device; A is split over X and Y only, and copied along Z.".to_string())
-        .mistake_number(whole / x as f64, "That splits I over X only; XY splits it over both.".to_string())
-        .mistake_number(2.0 * per, "That takes 2 bytes a value; int8 takes one.".to_string()),
+        .mistake_number(
+            whole / m.chips(),
+            "That divides by every device; A is split over X and Y only, and copied along Z."
+                .to_string(),
+        )
+        .mistake_number(
+            whole / x as f64,
+            "That splits I over X only; XY splits it over both.".to_string(),
+        )
+        .mistake_number(
+            2.0 * per,
+            "That takes 2 bytes a value; int8 takes one.".to_string(),
+        ),
         Part::number(
             "b",
             "How many bytes does A take over all the devices together?".to_string(),
@@ -138,12 +153,24 @@ pub(super) fn p3_pop2(d: &mut Draw) -> Result<Question, CoreError> {
             (total, Vec::new()),
             "Each Z-plane holds one whole copy, split over its X·Y devices.".to_string(),
             vec![
-                format!("{} devices × {} bytes = {} ({}).", count(m.chips()), count(per), count(total), bytes(total)),
+                format!(
+                    "{} devices × {} bytes = {} ({}).",
+                    count(m.chips()),
+                    count(per),
+                    count(total),
+                    bytes(total)
+                ),
                 format!("That is |Z| = {z} copies of the {} array.", bytes(whole)),
             ],
         )
-        .mistake_number(whole, "That is one copy; A is replicated along Z, so there are |Z| copies.".to_string())
-        .mistake_number(whole * m.chips(), "That gives every device the whole array; each holds only its shard.".to_string()),
+        .mistake_number(
+            whole,
+            "That is one copy; A is replicated along Z, so there are |Z| copies.".to_string(),
+        )
+        .mistake_number(
+            whole * m.chips(),
+            "That gives every device the whole array; each holds only its shard.".to_string(),
+        ),
     ];
     let calc = vec_calc("v5p", "int8", ("I", i), ("J", j));
     let q = question(
@@ -164,12 +191,32 @@ pub(super) fn p3_pop2(d: &mut Draw) -> Result<Question, CoreError> {
 /// axis too short to wrap, for a large and a small array.
 pub(super) fn p3_pop3(d: &mut Draw) -> Result<Question, CoreError> {
     let (x, y) = d.pick((8u64, 4u64), &[(8, 4), (4, 8), (16, 4), (2, 8), (16, 8)]);
-    let (e, f) = d.pick((2048.0, 8192.0), &[(2048.0, 8192.0), (4096.0, 4096.0), (1024.0, 16384.0), (8192.0, 8192.0)]);
+    let (e, f) = d.pick(
+        (2048.0, 8192.0),
+        &[
+            (2048.0, 8192.0),
+            (4096.0, 4096.0),
+            (1024.0, 16384.0),
+            (8192.0, 8192.0),
+        ],
+    );
     let small = d.pick(256.0, &[128.0, 256.0]);
     let mesh = format!("X:{x},Y:{y}");
     let l = links("v5e", &mesh)?;
-    let big = coll(&l, AllGather, "bf16[E_Y,F]", "Y", &sizes(&[("E", e), ("F", f)]))?;
-    let tiny = coll(&l, AllGather, "bf16[E_Y,F]", "Y", &sizes(&[("E", small), ("F", small)]))?;
+    let big = coll(
+        &l,
+        AllGather,
+        "bf16[E_Y,F]",
+        "Y",
+        &sizes(&[("E", e), ("F", f)]),
+    )?;
+    let tiny = coll(
+        &l,
+        AllGather,
+        "bf16[E_Y,F]",
+        "Y",
+        &sizes(&[("E", small), ("F", small)]),
+    )?;
     if tiny.cost.bound != crate::scale::CollBound::Latency {
         return Err(invalid("the small gather is not latency-bound"));
     }
@@ -232,7 +279,13 @@ pub(super) fn p3_pop3(d: &mut Draw) -> Result<Question, CoreError> {
     let small_calc = vec_calc("v5e", "bf16", ("E", small), ("F", small));
     let parts: Vec<Part> = parts
         .into_iter()
-        .map(|p| if p.id == "a" { p } else { p.with_calc(small_calc.clone()) })
+        .map(|p| {
+            if p.id == "a" {
+                p
+            } else {
+                p.with_calc(small_calc.clone())
+            }
+        })
         .collect();
     let q = question(
         "p3-pop3",
@@ -250,7 +303,10 @@ pub(super) fn p3_pop3(d: &mut Draw) -> Result<Question, CoreError> {
 /// Question 1: the bytes of an array split over one axis of three, over
 /// all devices, against one copy.
 pub(super) fn p3_q1(d: &mut Draw) -> Result<Question, CoreError> {
-    let (x, y, z) = d.pick((4u64, 8u64, 2u64), &[(4, 8, 2), (2, 4, 8), (8, 4, 4), (4, 4, 4), (16, 2, 2)]);
+    let (x, y, z) = d.pick(
+        (4u64, 8u64, 2u64),
+        &[(4, 8, 2), (2, 4, 8), (8, 4, 4), (4, 4, 4), (16, 2, 2)],
+    );
     let mesh = format!("X:{x},Y:{y},Z:{z}");
     let m = Mesh::parse(&mesh)?;
     let arr = ShardedArray::parse("bf16[I_X,J,K]")?;

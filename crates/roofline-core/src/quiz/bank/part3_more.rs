@@ -120,8 +120,14 @@ pub(super) fn p3_q2(d: &mut Draw) -> Result<Question, CoreError> {
         state: coll_state(mesh, AllGather, "X", "bf16[B_X,D_Y]"),
         op: None,
         parts: vec![
-            ("b".to_string(), coll_state(mesh, AllGather, "XY", "bf16[B_X,D_Y]")),
-            ("c".to_string(), reduce_state(mesh, "Z", "bf16[B_X,D_Y]{U_Z}")),
+            (
+                "b".to_string(),
+                coll_state(mesh, AllGather, "XY", "bf16[B_X,D_Y]"),
+            ),
+            (
+                "c".to_string(),
+                reduce_state(mesh, "Z", "bf16[B_X,D_Y]{U_Z}"),
+            ),
         ],
     };
     Ok(opens_scale(q, setup, None))

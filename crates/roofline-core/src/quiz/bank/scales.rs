@@ -119,7 +119,11 @@ pub(super) fn model_calc(chip: &str, m: &ModelConfig) -> CalcSetup {
 
 /// The question, opening the Scale page with `setup` (and `model` as its
 /// model, if any).
-pub(super) fn opens_scale(mut q: Question, setup: ScaleSetup, model: Option<ModelState>) -> Question {
+pub(super) fn opens_scale(
+    mut q: Question,
+    setup: ScaleSetup,
+    model: Option<ModelState>,
+) -> Question {
     q.scale = Some(setup);
     q.model = model;
     q
@@ -129,7 +133,10 @@ pub(super) fn opens_scale(mut q: Question, setup: ScaleSetup, model: Option<Mode
 pub(super) fn yes_no() -> Vec<ChoiceOption> {
     vec![
         ChoiceOption::new("yes", &["y", "it fits", "fits", "can", "we can"]),
-        ChoiceOption::new("no", &["n", "does not fit", "it does not", "cannot", "can't"]),
+        ChoiceOption::new(
+            "no",
+            &["n", "does not fit", "it does not", "cannot", "can't"],
+        ),
     ]
 }
 
