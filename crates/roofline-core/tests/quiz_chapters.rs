@@ -157,7 +157,7 @@ fn each_known_mistake_gets_its_concept() {
 /// texts show no missing number.
 #[test]
 fn every_variant_is_solvable_and_finite() {
-    assert_eq!(chapter_ids().len(), 16);
+    assert!(chapter_ids().len() >= 16);
     for id in chapter_ids() {
         let mut setups = std::collections::BTreeSet::new();
         for seed in 0..=50u64 {

@@ -13,7 +13,9 @@ use crate::{CoreError, LevelKind};
 
 use super::feedback::Era;
 use super::helpers::question;
-use super::scales::{coll, coll_state, latency_options, links, opens_scale, sizes, us, which_w};
+use super::scales::{
+    apart, coll, coll_state, latency_options, links, opens_scale, sizes, us, which_w,
+};
 use super::{invalid, Draw};
 
 use CollOp::{AllGather, AllReduce};
@@ -265,7 +267,7 @@ pub(super) fn p3_pop3(d: &mut Draw) -> Result<Question, CoreError> {
             format!("With E = F = {}: about how long does it take?", count(small)),
             Unit::Seconds,
             0.1,
-            (t_small, vec![(tiny.cost.cost.time, summed)]),
+            (t_small, if apart(t_small, tiny.cost.cost.time, 0.1)? { vec![(tiny.cost.cost.time, summed)] } else { Vec::new() }),
             "Latency-bound: count the hops from one end of the line to the other, about 1 µs each.".to_string(),
             vec![
                 format!("{} hops of 1 µs: about {} (the book measured nearer 8 µs).", n - 1.0, us(t_small)),

@@ -11,7 +11,9 @@ use crate::{CoreError, DType};
 use super::feedback::Era;
 use super::helpers::question;
 use super::part3::{reduce_state, s, strategy_options, vec_calc};
-use super::scales::{coll, coll_state, latency_options, links, opens_scale, sizes, us, which_w};
+use super::scales::{
+    apart, coll, coll_state, latency_options, links, opens_scale, sizes, us, which_w,
+};
 use super::{invalid, Draw};
 
 use CollOp::{AllGather, AllReduce};
@@ -50,22 +52,24 @@ pub(super) fn p3_q2(d: &mut Draw) -> Result<Question, CoreError> {
     let whole = 2.0 * b * dd;
     // The Scale page's own time passes too, with a note, where it differs
     // from the book's by more than the tolerance.
-    let with = |c: &crate::scale::ArrayCollective| {
+    let with = |c: &crate::scale::ArrayCollective,
+                tol: f64|
+     -> Result<(f64, Vec<(f64, Era)>), CoreError> {
         let (book, page) = (c.cost.book_time, c.cost.cost.time);
-        let eras = if (page - book).abs() > 0.1 * book {
+        let eras = if apart(book, page, tol)? {
             vec![(page, page_era(book))]
         } else {
             Vec::new()
         };
-        (book, eras)
+        Ok((book, eras))
     };
     let parts = vec![
         Part::number(
             "a",
             "How long does AllGather_X([B_X, D_Y]) take?".to_string(),
             Unit::Seconds,
-            0.05,
-            with(&gx),
+            0.03,
+            with(&gx, 0.03)?,
             "Within one Y-shard, the gather over X is an unsharded gather of 1/|Y| of the array; which W does a full 4-chip axis give?".to_string(),
             vec![
                 format!("V = 2BD/|Y| = 2 · {} · {} / 4 = {} (2 bytes a bf16 value).", count(b), count(dd), bytes(gx.v)),
@@ -79,8 +83,8 @@ pub(super) fn p3_q2(d: &mut Draw) -> Result<Question, CoreError> {
             "b",
             "How long does AllGather_XY([B_X, D_Y]) take?".to_string(),
             Unit::Seconds,
-            0.05,
-            with(&gxy),
+            0.03,
+            with(&gxy, 0.03)?,
             "Now the whole array is gathered, but over two axes' links at once.".to_string(),
             vec![
                 format!("V = 2BD = {}; two axes give 2W = {:e} bytes/s.", bytes(whole), 2.0 * w),
@@ -92,8 +96,8 @@ pub(super) fn p3_q2(d: &mut Draw) -> Result<Question, CoreError> {
             "c",
             "How long does AllReduce_Z([B_X, D_Y]{U_Z}) take?".to_string(),
             Unit::Seconds,
-            0.05,
-            with(&rz),
+            0.02,
+            with(&rz, 0.02)?,
             "The partial sums to reduce are each chip's shard, 2BD/(|X|·|Y|) bytes; and an AllReduce is a ReduceScatter then an AllGather.".to_string(),
             vec![
                 format!("V = 2BD/(|X|·|Y|) = {}.", bytes(rz.v)),
@@ -154,12 +158,12 @@ pub(super) fn p3_q3(d: &mut Draw) -> Result<Question, CoreError> {
             0,
             "Compare a chip's shard over one link with the 1 µs a hop costs.".to_string(),
             vec![format!(
-                "The array is {} in all, {} a chip: under a ns on the link, far below a hop's 1 µs.",
+                "The array is {} in all, {} a chip: well under a µs on the link, far below a hop's 1 µs.",
                 bytes(2.0 * b),
                 bytes(c.local_in)
             )],
         )
-        .mistake_choice(1, "A few hundred bytes cross a link in nanoseconds; each hop costs about 1 µs, so the hops bind.".to_string()),
+        .mistake_choice(1, "A few hundred bytes take a few ns on a link; each hop costs about 1 µs, so the hops bind.".to_string()),
         Part::number(
             "b",
             "About how long does it take?".to_string(),
@@ -269,7 +273,10 @@ pub(super) fn p3_q4(d: &mut Draw) -> Result<Question, CoreError> {
         "p3-q4",
         &source(4),
         format!(
-            "X[B, D] ·_D Y[D_X, F] → Z[B, F]. Strategy 1 AllGathers Y over X, then multiplies whole matrices (Case 2). Strategy 2 multiplies the local shards, X[B, D_X] · Y[D_X, F] → Z[B, F]{{U_X}}, then AllReduces Z over X (Case 3). Here on a TPU v5p ring of {x}, bf16."
+            "X[B, D] ·_D Y[D_X, F] → Z[B, F]. Strategy 1 AllGathers Y over X, then multiplies whole matrices (Case 2). Strategy 2 multiplies the local shards, X[B, D_X] · Y[D_X, F] → Z[B, F]{{U_X}}, then AllReduces Z over X (Case 3). Here on a TPU v5p ring of {x}, bf16, with B = {}, D = {}, F = {}.",
+            count(b),
+            count(dd),
+            count(f)
         ),
         parts,
         calc,

@@ -14,7 +14,9 @@ use crate::CoreError;
 use super::feedback::Era;
 use super::helpers::question;
 use super::models::count_text;
-use super::scales::{model_calc, opens_scale, page_value, page_word, preset_state, train_state};
+use super::scales::{
+    apart, model_calc, opens_scale, page_value, page_word, preset_state, train_state,
+};
 use super::Draw;
 
 /// The chapter's pod: 16×20×28 = 8960 v5p chips.
@@ -31,7 +33,10 @@ fn source(n: u32) -> String {
 
 /// The model: LLaMA-3-70B, or another of the herd in a variant.
 fn herd(d: &mut Draw) -> Result<(&'static str, crate::model::ModelState, ModelConfig), CoreError> {
-    let id = d.pick("llama3-70b", &["llama3-8b", "llama3-70b", "llama31-405b"]);
+    let id = d.pick(
+        "llama3-70b",
+        &["llama3-8b", "llama2-13b", "llama3-70b", "llama31-405b"],
+    );
     let (s, m) = preset_state(id)?;
     Ok((
         crate::model::preset(id).map_or("the model", |p| p.name),
@@ -237,7 +242,7 @@ pub(super) fn p6_pop5(d: &mut Draw) -> Result<Question, CoreError> {
             "How many v5p chips (96 GB each) does that take at the least?".to_string(),
             Unit::None,
             0.02,
-            (fewest, if (with_grads - fewest).abs() > 0.02 * fewest { vec![(with_grads, grads)] } else { Vec::new() }),
+            (fewest, if apart(fewest, with_grads, 0.02)? { vec![(with_grads, grads)] } else { Vec::new() }),
             "Spread everything over the chips (ZeRO-3) and divide by 96 GB; chips are whole.".to_string(),
             vec![
                 format!("⌈{} ÷ 96 GB⌉ = {} chips (the book: 21.6e12 / 96e9 = 225 for LLaMA-3-70B).", bytes(book_total), count(fewest)),

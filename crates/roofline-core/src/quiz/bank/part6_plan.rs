@@ -11,7 +11,7 @@ use crate::CoreError;
 use super::feedback::Era;
 use super::helpers::question;
 use super::part6::{pick_of, pod, source_of, val, POD_BATCH, POD_MESH};
-use super::scales::{bound_options, links, model_calc, opens_scale, train_state};
+use super::scales::{apart, bound_options, links, model_calc, opens_scale, train_state};
 use super::{invalid, Draw};
 
 const C: f64 = 4.59e14;
@@ -136,7 +136,7 @@ pub(super) fn p6_pop9(d: &mut Draw) -> Result<Question, CoreError> {
             count(k.x_opt)
         ),
     );
-    let x_eras = if (page_x - k.x_opt).abs() > 0.03 * k.x_opt {
+    let x_eras = if apart(k.x_opt, page_x, 0.03)? {
         vec![(page_x, page_era)]
     } else {
         Vec::new()
@@ -229,7 +229,7 @@ pub(super) fn p6_q1(d: &mut Draw) -> Result<Question, CoreError> {
         format!("all {} chips of the pods", count(pods * 8960.0)),
         "the app's plan uses the split's power-of-two chips in each pod".to_string(),
     );
-    let day_eras = if (all - days).abs() > 0.05 * days {
+    let day_eras = if apart(days, all, 0.05)? {
         vec![(all, all_chips)]
     } else {
         Vec::new()

@@ -205,3 +205,21 @@ pub(super) fn which_w(l: &MeshLinks, axis: char) -> Result<String, CoreError> {
         )
     })
 }
+
+/// Whether `alt`, another way's answer, gets a note beside `value` in a
+/// part of tolerance `tol`: `Ok(false)` where the tolerance already takes
+/// it, `Ok(true)` where it lies clearly outside, an error (the variant is
+/// drawn again) where it would blur the tolerance's edge.
+pub(super) fn apart(value: f64, alt: f64, tol: f64) -> Result<bool, CoreError> {
+    if (alt - value).abs() <= tol * value.abs() {
+        return Ok(false);
+    }
+    let blurs = [1.0 + 3.0 * tol, 1.0 - 3.0 * tol]
+        .iter()
+        .any(|k| (value * k - alt).abs() <= 1.1 * tol * alt.abs().max(value.abs()));
+    if blurs {
+        Err(invalid("another way's answer sits at the tolerance's edge"))
+    } else {
+        Ok(true)
+    }
+}
