@@ -50,7 +50,7 @@ use super::{check, AnswerKind, Expected, Question, SplitMix, Verdict};
 use examples::{ex_240, ex_dot, ex_net};
 use extras_hardware::{x_fp8, x_int4, x_pcie, x_v6e, x_vmem};
 use extras_operations::{x_add, x_small, x_time};
-use part3::{p3_pop1, p3_pop2, p3_pop3, p3_q1, p3_q2, p3_q3, p3_q4};
+use part3::{p3_pop1, p3_pop2, p3_pop3, p3_q1, p3_q10, p3_q2, p3_q3, p3_q4};
 use part4::{p4_q1, p4_q3, p4_q5, p4_q7, p4_q8};
 use part5::{p5_q1, p5_q2, p5_q3};
 use part6::{p6_pop1, p6_pop2, p6_pop5, p6_pop7, p6_pop9, p6_q1};
@@ -96,6 +96,7 @@ pub(super) const BANK: &[(&str, &str, Builder)] = &[
     ("p3-q2", "Gathers and a reduce on a v4p cube", p3_q2),
     ("p3-q3", "A latency-bound AllGather", p3_q3),
     ("p3-q4", "Gather the weights or reduce the output?", p3_q4),
+    ("p3-q10", "Where an AllToAll's 4 comes from", p3_q10),
     ("p4-q1", "A model's parameters and KV cache", p4_q1),
     ("p4-q3", "The FLOPs of a contraction", p4_q3),
     ("p4-q5", "When attention's FLOPs catch up", p4_q5),

@@ -339,7 +339,7 @@ pub(super) fn p3_q1(d: &mut Draw) -> Result<Question, CoreError> {
     Ok(opens_scale(q, ScaleSetup::new(s), None))
 }
 
-pub(super) use super::part3_more::{p3_q2, p3_q3, p3_q4};
+pub(super) use super::part3_more::{p3_q10, p3_q2, p3_q3, p3_q4};
 
 /// Options: which strategy is faster.
 pub(super) fn strategy_options() -> Vec<ChoiceOption> {

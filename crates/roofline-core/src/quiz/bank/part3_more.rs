@@ -288,3 +288,89 @@ pub(super) fn p3_q4(d: &mut Draw) -> Result<Question, CoreError> {
     };
     Ok(opens_scale(q, setup, None))
 }
+
+/// Question 10: where an AllToAll's factor of 4 comes from, and one on a
+/// wrapped v5p ring.
+pub(super) fn p3_q10(d: &mut Draw) -> Result<Question, CoreError> {
+    let x = d.pick(16u64, &[4, 8, 16, 32]);
+    let nn = d.pick(8192.0, &[2048.0, 4096.0, 8192.0, 16384.0]);
+    let mesh = format!("X:{x}");
+    let l = links("v5p", &mesh)?;
+    let c = coll(
+        &l,
+        CollOp::AllToAll,
+        "bf16[I,J_X]",
+        "X",
+        &sizes(&[("I", nn), ("J", nn)]),
+    )?;
+    let g = coll(
+        &l,
+        AllGather,
+        "bf16[I,J_X]",
+        "X",
+        &sizes(&[("I", nn), ("J", nn)]),
+    )?;
+    if c.cost.bound != CollBound::Bandwidth {
+        return Err(invalid("latency-bound"));
+    }
+    let w = l.axis('X').ok_or_else(|| invalid("no axis"))?.per_chip();
+    let n = x as f64;
+    let t = c.cost.book_time;
+    let sym = &["N", "D"];
+    let parts = vec![
+        Part::formula(
+            "a",
+            "On a one-way ring of D devices, an AllGather of an N×N matrix A[I_X, J]: how many values cross one link in all? A formula in N and D.".to_string(),
+            sym,
+            "N^2*(D-1)/D".to_string(),
+            Vec::new(),
+            "Each step every device passes one strip of N/D × N values to its neighbour; how many steps?".to_string(),
+            vec!["D − 1 steps of N²/D values: N²(D − 1)/D, about N².".to_string()],
+        )
+        .mistake_formula("N^2/D", "That is one step; a strip must reach all D − 1 other devices: D − 1 steps.".to_string()),
+        Part::formula(
+            "b",
+            "And an AllToAll on the same one-way ring?".to_string(),
+            sym,
+            "N^2*(D-1)/(2*D)".to_string(),
+            Vec::new(),
+            "A device's strip is D blocks of N²/D² values; each block goes only as far as its own device.".to_string(),
+            vec!["Blocks travel D − 1, D − 2, …, 1 links: D(D − 1)/2 block-hops of N²/D² values, per link N²(D − 1)/(2D): half an AllGather's.".to_string()],
+        )
+        .mistake_formula("N^2*(D-1)/D", "That moves every block all the way round, as an AllGather does; in an AllToAll a block stops at its own device.".to_string()),
+        Part::number(
+            "c",
+            "On a ring that sends both ways, an AllGather takes how many times an AllToAll's time?".to_string(),
+            Unit::None,
+            0.01,
+            (g.cost.book_time / t, Vec::new()),
+            "Both ways halves an AllGather's time, but cuts an AllToAll's by 4: blocks go at most D/2 either way.".to_string(),
+            vec!["One way: 2 (part b). Both ways: the gather gains 2, the AllToAll 4 (D²/2 block-hops become D²/8): 2 · 4 / 2 = 4.".to_string()],
+        )
+        .mistake_number(2.0, "That is the one-way ring's ratio; both directions help the AllToAll twice as much as the gather: 4.".to_string()),
+        Part::number(
+            "d",
+            format!("AllToAll_X of bf16[I, J_X] → [I_X, J] with I = J = {} on a TPU v5p ring of {x} (wrapped, W = {w:e} bytes/s): how long?", count(nn)),
+            Unit::Seconds,
+            0.03,
+            (t, if apart(t, c.cost.cost.time, 0.03)? { vec![(c.cost.cost.time, page_era(t))] } else { Vec::new() }),
+            "T = V · max(axis) / (4 · N · W), with V the whole array's bytes over all devices.".to_string(),
+            vec![
+                format!("V = 2 · {}² = {} over all {x} devices.", count(nn), bytes(c.v)),
+                format!("T = V · {x} / (4 · {x} · W) = V / (4W) = {}.", us(t)),
+            ],
+        )
+        .mistake_number(t / n, "That takes V as one device's bytes; in V·max/(4·N·W), V is the whole array over all devices (per device, (V/N)·max/(4W)).".to_string())
+        .mistake_number(c.v / w, "That is an AllGather's V / W; an AllToAll moves each block only part way: a quarter of it.".to_string())
+        .mistake_number(c.v / (2.0 * w), "That is the one-way ring's half; both ways an AllToAll takes a quarter of an AllGather.".to_string()),
+    ];
+    let q = question(
+        "p3-q10",
+        &source(10),
+        format!("An AllToAll, A[I, J_X] → A[I_X, J], against an AllGather, on a ring of devices; then one on a TPU v5p ring of {x}, I = J = {}.", count(nn)),
+        parts,
+        vec_calc("v5p", "bf16", ("I", nn), ("J", nn)),
+    )?;
+    let s = coll_state(&mesh, CollOp::AllToAll, "X", "bf16[I,J_X]");
+    Ok(opens_scale(q, ScaleSetup::new(s), None))
+}

@@ -68,6 +68,8 @@ pub(super) fn preset_state(id: &str) -> Result<(ModelState, ModelConfig), CoreEr
     Ok((
         ModelState {
             model: p.id.to_string(),
+            // As a link reads it back: the preset's shape in the fields.
+            custom: p.config.clone(),
             ..ModelState::default()
         },
         p.config.clone(),
