@@ -12,7 +12,6 @@ use leptos::prelude::*;
 use roofline_core::calc::{evaluate, CalcInput, CalcView};
 use roofline_core::model::ModelState;
 use roofline_core::pages::{AppState, View};
-use roofline_core::scale::ScaleState;
 use roofline_core::state::{CalcState, ChartScale, QuizState};
 
 /// The calculator's signals, and the memos that evaluate them.
@@ -147,7 +146,7 @@ page_signals! {
     quiz: QuizState,
     /// The Model page's state (its chip and chip count are the calculator's).
     model: ModelState,
-    /// The Scale page's state (its chip, operation and sizes are the
-    /// calculator's, its model the Model page's).
-    scale: ScaleState,
+    /// The Scale page's keys, in a link's text (the Scale chunk reads its
+    /// state from them).
+    scale: String,
 }

@@ -172,8 +172,14 @@ test('the page crosses to the Model page with its model, and to the calculator w
     await page.click('[data-testid="tab-scale"]');
     await page.locator('[data-testid="scale-to-calc"]').click();
     await page.locator('[data-testid="result-flops"]').waitFor();
-    assert.match(await page.inputValue('[data-testid="field-op"]'), /^bf16\[B,D\] ?\* ?bf16\[D,F\] ?-> ?bf16\[B,F\]$/);
-    assert.ok(Number(await value(page, 'result-flops')) > 0);
+    // The calculator reads the book's sharded notation: the op keeps its
+    // axes, its sizes are B, D and F, it counts the whole matmul (2BDF)
+    // and says which axes split what.
+    assert.equal(await page.inputValue('[data-testid="field-op"]'), 'bf16[B_X,D]*bf16[D,F_Y]->bf16[B_X,F_Y]');
+    assert.match(await text(page, 'op-sharded'), /^Sharded \(B over X, F over Y\): counted here whole/);
+    const size = async (d) => Number(await page.inputValue(`[data-testid="field-size-${d}"]`));
+    const [b, d, f] = [await size('B'), await size('D'), await size('F')];
+    assert.equal(Number(await value(page, 'result-flops')), 2 * b * d * f);
     assert.deepEqual(problems, []);
   } finally {
     await context.close();

@@ -19,7 +19,6 @@ use crate::model::ModelState;
 use crate::query::notice::Notes;
 use crate::query::LinkOut;
 use crate::query::Params;
-use crate::scale::ScaleState;
 use crate::state::{CalcState, QuizState};
 
 /// Which page is shown.
@@ -138,9 +137,13 @@ pub struct AppState {
     pub quiz: QuizState,
     /// The Model page (its chip and chip count are the calculator's).
     pub model: ModelState,
-    /// The Scale page (its chip, operation and sizes are the calculator's,
-    /// its model the Model page's).
-    pub scale: ScaleState,
+    /// The Scale page's keys, in the text of a link
+    /// ([`crate::scale::state_text`]; empty for the defaults): the page's
+    /// state ([`crate::scale::ScaleState`]) is read from it in the Scale
+    /// chunk, so the first load holds a text, not the state and its code.
+    /// Its chip, operation and sizes are the calculator's, its model the
+    /// Model page's.
+    pub scale: String,
 }
 
 impl Default for AppState {
@@ -152,7 +155,7 @@ impl Default for AppState {
             step: 1,
             quiz: QuizState::default(),
             model: ModelState::default(),
-            scale: ScaleState::default(),
+            scale: String::new(),
         }
     }
 }
@@ -178,7 +181,7 @@ impl AppState {
             step: crate::learn::link::read(p, n),
             quiz: crate::quiz::link::read(p, n, questions),
             model: crate::model::link::read(p, n),
-            scale: crate::scale::link::read(p, n),
+            scale: crate::scale::link::read_text(p, n),
         }
     }
 
@@ -192,7 +195,7 @@ impl AppState {
         crate::learn::link::write(self.step, out);
         crate::quiz::link::write(&self.quiz, out);
         crate::model::link::write(&self.model, out);
-        crate::scale::link::write(&self.scale, out);
+        crate::scale::link::write_text(&self.scale, out);
     }
 }
 

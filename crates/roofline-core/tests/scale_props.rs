@@ -8,7 +8,7 @@ use proptest::prelude::*;
 use roofline_core::hardware::catalogue;
 use roofline_core::model::PRESETS;
 use roofline_core::scale::{
-    evaluate_scale, read_query, write_query, CollOp, ScaleState, Strategy as Plan,
+    evaluate_scale, read_query, state_text, CollOp, ScaleState, Strategy as Plan,
 };
 
 /// Whether `text` holds the word NaN or inf (any case) as a token of its
@@ -199,7 +199,7 @@ proptest! {
         for n in &notices {
             prop_assert!(!shows_non_finite(&n.message), "{}", n.message);
         }
-        let (back, again) = read_query(&write_query(&s));
+        let (back, again) = read_query(&state_text(&s));
         prop_assert!(again.is_empty(), "{:?}", again);
         prop_assert_eq!(back, s);
     }

@@ -9,7 +9,7 @@ use scale_common::{close, sizes};
 
 use roofline_core::hardware::preset;
 use roofline_core::model::preset as model;
-use roofline_core::scale::{evaluate_scale, read_query, write_query, CollOp, ScaleState, Strategy};
+use roofline_core::scale::{evaluate_scale, read_query, state_text, CollOp, ScaleState, Strategy};
 use roofline_core::CalcState;
 
 const TESTIDS: [&str; 19] = [
@@ -222,7 +222,7 @@ fn bad_fields_have_their_messages() {
 /// write nothing; bad values are their defaults, each with a notice.
 #[test]
 fn the_link_round_trips() {
-    assert_eq!(write_query(&ScaleState::default()), "");
+    assert_eq!(state_text(&ScaleState::default()), "");
     let s = ScaleState {
         mesh: Some("X:16,Y:20,Z:28".into()),
         wrap: Some("XY".into()),
@@ -242,7 +242,7 @@ fn the_link_round_trips() {
         budget: 1e12,
         pods: 4.0,
     };
-    let q = write_query(&s);
+    let q = state_text(&s);
     let keys: Vec<&str> = q.split('&').filter_map(|kv| kv.split('=').next()).collect();
     assert_eq!(
         keys,

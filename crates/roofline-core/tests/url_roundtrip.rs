@@ -291,7 +291,8 @@ fn app_state() -> impl Strategy<Value = AppState> {
                 step,
                 points,
                 model,
-                scale,
+                // The link form the Scale chunk writes (state_text).
+                scale: roofline_core::scale::state_text(&scale),
             },
         )
 }

@@ -15,17 +15,16 @@ use leptos::wasm_split::wasm_split;
 use roofline_core::calc::{CalcInput, CalcView};
 use roofline_core::model::ModelState;
 use roofline_core::pages::View;
-use roofline_core::scale::ScaleState;
 
 use crate::page::chunk_view::{prefetch, ChunkMissing, ChunkView};
 
-/// What the page is given: its state; the calculator's input and view
+/// What the page is given: its keys; the calculator's input and view
 /// (the chip, its numbers, the operation and its sizes are the page's
 /// too); the Model page's state (its model); the page shown (to cross to
 /// the Model page and the calculator).
 #[derive(Clone, Copy)]
 pub(crate) struct Wiring {
-    scale: RwSignal<ScaleState>,
+    keys: RwSignal<String>,
     model: RwSignal<ModelState>,
     input: RwSignal<CalcInput>,
     view: Memo<Arc<CalcView>>,
@@ -48,8 +47,9 @@ pub fn prefetch_scale() {
 /// The Scale page, once its chunk is in.
 #[component]
 pub fn ScaleLoader(
-    /// The page's state (kept in the link).
-    scale: RwSignal<ScaleState>,
+    /// The page's keys, in a link's text (`AppState::scale`): the chunk
+    /// reads its state from them and writes them back.
+    scale: RwSignal<String>,
     /// The Model page's state: its model is the one trained here.
     model: RwSignal<ModelState>,
     /// The calculator's input: the chip, the operation and its sizes.
@@ -63,7 +63,7 @@ pub fn ScaleLoader(
     epoch: RwSignal<u32>,
 ) -> impl IntoView {
     let w = Wiring {
-        scale,
+        keys: scale,
         model,
         input,
         view,

@@ -9,9 +9,11 @@ use leptos::prelude::*;
 use roofline_core::calc::evaluate;
 use roofline_core::hardware::catalogue;
 use roofline_core::model::{preset, PRESETS};
-use roofline_core::op::Sizes;
+use roofline_core::op::{Operation, Sizes};
 use roofline_core::pages::View;
-use roofline_core::scale::{evaluate_scale, unsharded_op, ScaleView};
+use roofline_core::scale::{
+    evaluate_scale, read_query, state_text, unsharded_op, ScaleState, ScaleView,
+};
 
 use super::charts;
 use super::fields::{collectives, field, select, strategies, Typed};
@@ -25,16 +27,38 @@ use crate::page::shown::shown;
 /// so they wrap on a phone.
 const SCALE_STYLE: &str = ".scale-page .results td.num{white-space:normal;overflow-wrap:anywhere}.scale-page .results th{white-space:normal}";
 
+/// The page's state, read from its keys' link text and kept in step with
+/// it both ways: an edit here writes the text (and so the link); a new
+/// text (back / forward) is read again. The notices for bad values were
+/// given when the link was decoded.
+fn state_from(keys: RwSignal<String>) -> RwSignal<ScaleState> {
+    let scale = RwSignal::new(keys.with_untracked(|k| read_query(k).0));
+    Effect::new(move |_| {
+        let text = scale.with(state_text);
+        if keys.with_untracked(|k| *k != text) {
+            keys.set(text);
+        }
+    });
+    Effect::new(move |_| {
+        let text = keys.get();
+        if scale.with_untracked(|s| state_text(s) != text) {
+            scale.set(read_query(&text).0);
+        }
+    });
+    scale
+}
+
 /// The page.
 pub fn scale_page(w: Wiring) -> impl IntoView {
     let Wiring {
-        scale,
+        keys,
         model,
         input,
         view,
         page,
         epoch,
     } = w;
+    let scale = state_from(keys);
     let typed: Typed = RwSignal::new(Vec::new());
     // Back / forward replaced the state: the fields' own errors go.
     Effect::new(move |_| {
@@ -43,8 +67,9 @@ pub fn scale_page(w: Wiring) -> impl IntoView {
     });
     let chip = Memo::new(move |_| view.with(|v| v.chip.clone()));
     // The operation's sizes, as the calculator reads them for the
-    // operation without its axes (its parser would take `B_X` for a
-    // dimension of its own); the last valid ones while it reads none.
+    // operation without its axes (it reads `B_X` as B, but this page also
+    // takes axes it leaves as names, such as `B_x`); the last valid ones
+    // while it reads none.
     let sizes = Memo::new(move |prev: Option<&Sizes>| {
         input
             .with(|i| {
@@ -159,11 +184,15 @@ pub fn scale_page(w: Wiring) -> impl IntoView {
         })
     };
     let to_model = move |_| page.set(View::Model);
+    // The calculator reads the book's `B_X` as B and says so; an op it
+    // would read otherwise (`B_x`) goes over without its axes.
     let to_calc = move |_| {
-        let op = input.with_untracked(|i| unsharded_op(&i.op_text));
-        if let Ok(op) = op {
-            input.update(|i| i.op_text = op);
-            epoch.update(|e| *e += 1);
+        let text = input.with_untracked(|i| i.op_text.clone());
+        if let Ok(plain) = unsharded_op(&text) {
+            if Operation::parse(&plain).ok() != Operation::parse(&text).ok() {
+                input.update(|i| i.op_text = plain);
+                epoch.update(|e| *e += 1);
+            }
         }
         page.set(View::Calculator);
     };

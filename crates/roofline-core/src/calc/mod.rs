@@ -73,6 +73,10 @@ pub struct CalcView {
     pub op_error: Option<String>,
     /// The parsed operation, if valid.
     pub op: Option<Operation>,
+    /// Under the notation, for an operation in the book's sharded notation
+    /// (`B_X`): which dimensions are split over which axes, and that the
+    /// calculator counts the whole operation.
+    pub sharded_note: Option<String>,
     /// One size field per dimension of the operation.
     pub size_fields: Vec<Field>,
     /// The FLOPs-per-element field, for an operation that sums nothing
@@ -201,6 +205,7 @@ fn empty(input: &CalcInput) -> CalcView {
         chip: None,
         op_error: None,
         op: None,
+        sharded_note: None,
         size_fields: Vec::new(),
         per_element_field: None,
         compute_options: Vec::new(),

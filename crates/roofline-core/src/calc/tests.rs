@@ -131,6 +131,32 @@ fn bad_fields_get_their_own_message() {
     assert!(f.error.is_some() && v.analysis.is_none());
 }
 
+/// A sharded op in the book's notation is counted whole, with the sizes
+/// of its plain dimensions, and the note says which axes split what.
+#[test]
+fn a_sharded_op_counts_whole_and_says_so() {
+    let plain = evaluate(&CalcInput::default());
+    assert_eq!(plain.sharded_note, None);
+    let text = plain.op.as_ref().unwrap().notation();
+    let sharded = text.replacen("[B,", "[B_X,", 2);
+    assert_ne!(sharded, text);
+    let v = evaluate(&CalcInput {
+        op_text: sharded,
+        ..CalcInput::default()
+    });
+    assert_eq!(v.rows, plain.rows);
+    let ids: Vec<&str> = v.size_fields.iter().map(|f| f.id.as_str()).collect();
+    assert!(
+        ids.contains(&"size-B") && !ids.iter().any(|i| i.contains('_')),
+        "{ids:?}"
+    );
+    let note = v.sharded_note.unwrap();
+    assert!(
+        note.starts_with("Sharded (B over X)") && note.contains("Scale tab"),
+        "{note}"
+    );
+}
+
 #[test]
 fn edits_change_the_numbers() {
     let mut i = CalcInput::default();

@@ -10,6 +10,9 @@
 //! ```
 //!
 //! Dimension names are identifiers (a letter, then letters, digits or `_`).
+//! The book's sharded notation reads too: `B_X` (capitals after the last
+//! `_`) is the dimension B split over the mesh axis X, and counts as B; the
+//! Scale page counts each chip's share ([`sharded_dims`] lists them).
 //! `[]` is a scalar. Whitespace is free. The arrow `->` is required.
 //!
 //! ## Kinds
@@ -65,7 +68,7 @@ mod print;
 mod shortcut;
 
 pub use count::{Counts, Linear, LinearCounts};
-pub use parse::{parses, ParseError};
+pub use parse::{parses, sharded_dims, split_axes, ParseError};
 pub use shortcut::Shortcut;
 
 use crate::small::SmallMap;

@@ -64,6 +64,45 @@ fn is_ident(s: &str) -> bool {
     }
 }
 
+/// A dimension as the book writes it sharded, `B_X` or `D_XY`: its name
+/// and the mesh axes it is split over (capitals after the last `_`, each
+/// once, at most eight); `("B", "")` for `B`. `seq_len` and `D_FF` are
+/// names of their own.
+pub fn split_axes(written: &str) -> (&str, &str) {
+    match written.rsplit_once('_') {
+        Some((name, axes))
+            if is_ident(name)
+                && (1..=8).contains(&axes.len())
+                && axes.bytes().all(|b| b.is_ascii_uppercase())
+                && axes
+                    .bytes()
+                    .enumerate()
+                    .all(|(i, b)| !axes.as_bytes()[..i].contains(&b)) =>
+        {
+            (name, axes)
+        }
+        _ => (written, ""),
+    }
+}
+
+/// The sharded dimensions of an operation's text, as [`split_axes`] reads
+/// them, each once: `(name, axes)` in the order written. The operation
+/// itself ([`Operation::parse`]) counts them whole, by name.
+pub fn sharded_dims(text: &str) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for body in text.split('[').skip(1) {
+        let body = body.split(']').next().unwrap_or("");
+        for d in body.split(',') {
+            let (name, axes) = split_axes(d.trim());
+            let pair = (name.to_string(), axes.to_string());
+            if !axes.is_empty() && !out.contains(&pair) {
+                out.push(pair);
+            }
+        }
+    }
+    out
+}
+
 /// Names that read as non-numbers ("NaN", "inf", "Infinity") are refused.
 fn reads_as_number(s: &str) -> bool {
     matches!(s.to_ascii_lowercase().as_str(), "nan" | "inf" | "infinity")
@@ -487,7 +526,10 @@ impl Parser {
                     ))
                 }
             }
-            dims.push(self.word());
+            // `B_X` is B, sharded over X: one chip's count is the whole
+            // operation's (`sharded_dims` lists the axes).
+            let w = self.word();
+            dims.push(split_axes(&w).0.to_string());
             dim_pos.push(at);
             self.skip_ws();
             match self.peek() {
@@ -571,6 +613,30 @@ mod tests {
         let e = Operation::parse("bf16[B,D] *_ bf16[D,F] -> bf16[B,F]").unwrap_err();
         assert!(e.message.contains("such as *_D"), "{e}");
         assert!(Operation::parse("bf16[B,D] *_{D bf16[D,F] -> bf16[B,F]").is_err());
+    }
+
+    /// The book's sharded notation counts as the whole operation: `B_X` is
+    /// B (capitals after the last `_`, each once); `seq_len` and `D_FF` stay
+    /// names; a problem is still placed at its dimension.
+    #[test]
+    fn sharded_dimensions_read_as_their_names() {
+        let op = Operation::parse("bf16[B_X,D] * bf16[D,F_Y] -> bf16[B_X,F_Y]").unwrap();
+        assert_eq!(
+            op,
+            Operation::parse("bf16[B,D]*bf16[D,F]->bf16[B,F]").unwrap()
+        );
+        assert_eq!(
+            sharded_dims("bf16[B_X, D_XY] * bf16[D_XY,F] -> bf16[B_X,F]"),
+            vec![("B".into(), "X".into()), ("D".into(), "XY".into())]
+        );
+        assert_eq!(split_axes("seq_len"), ("seq_len", ""));
+        assert_eq!(split_axes("seq_len_Z"), ("seq_len", "Z"));
+        assert_eq!(split_axes("D_FF"), ("D_FF", ""));
+        assert_eq!(split_axes("B_x"), ("B_x", ""));
+        assert_eq!(split_axes("_X"), ("_X", ""));
+        assert!(sharded_dims("bf16[B,D] *_D bf16[D,F] -> bf16[B,F]").is_empty());
+        let e = Operation::parse("bf16[B_X,B_Y] * bf16[B] -> bf16[B]").unwrap_err();
+        assert_eq!(e.position, 9);
     }
 
     #[test]

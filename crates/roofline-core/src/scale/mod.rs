@@ -32,7 +32,7 @@ mod words;
 pub use array::{axes_size, ShardedArray, ShardedDim, MAX_ARRAY_CHARS};
 pub use coll::{collective, series, CollBound, CollCost, CollOp, CollPoint, POINTS_PER_DECADE};
 pub use input::{check, field_text, set_field};
-pub use link::{read_query, write_query};
+pub use link::{read_query, state_text};
 pub use matmul::{sharded_matmul, unsharded_op, Placement, ShardedMatmul};
 pub use matmul_chart::{comms_roofline, MatmulPoint};
 pub use memory::{memory, min_chips, run_time, Memory, MemoryInput, RunTime, ADAM, BF16};
