@@ -276,7 +276,9 @@ impl Question {
     }
 
     /// The page that computes the answer of part `index` (from 0), with
-    /// the question's numbers: the Model page with [`Question::model`]
+    /// the question's numbers: the Scale page with [`Question::scale`]
+    /// (the part's state, the setup's chip and sizes, the model), else the
+    /// Model page with [`Question::model`]
     /// (the setup's chip and chip count), else the calculator with the
     /// part's setup. The link keeps the quiz's place.
     pub fn opening(&self, index: usize) -> AppState {

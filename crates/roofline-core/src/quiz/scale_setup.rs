@@ -43,34 +43,17 @@ impl ScaleSetup {
     pub(super) fn opening(&self, q: &Question, part_id: &str, quiz: QuizState) -> AppState {
         let mut calc = q.calc_for(part_id).calc_state();
         if let Some(op) = &self.op {
-            calc.op = crate::op::Operation::parse(op).map_or_else(|_| op.clone(), |o| o.notation());
-            // The calculator reads `D_X` as a dimension of its own: give it
-            // D's size, so that the link reads back without a notice.
-            for dim in sharded_dims(op) {
-                let size = dim
-                    .split_once('_')
-                    .and_then(|(base, _)| calc.sizes.get(base).copied());
-                if let Some(v) = size {
-                    calc.sizes.insert(dim, v);
-                }
-            }
+            // As written: the calculator reads the axes (`D_X` is D split
+            // over X) and keeps them in the link.
+            calc.op = op.clone();
         }
         AppState {
             view: View::Scale,
             calc,
             model: q.model.clone().unwrap_or_default(),
-            scale: self.state_for(part_id).clone(),
+            scale: crate::scale::state_text(self.state_for(part_id)),
             quiz,
             ..AppState::default()
         }
     }
-}
-
-/// The subscripted dimensions of a sharded op (`D_X` in `bf16[B,D_X]`).
-fn sharded_dims(op: &str) -> Vec<String> {
-    op.split(['[', ']', ','])
-        .map(str::trim)
-        .filter(|d| d.contains('_') && d.chars().all(|c| c.is_alphanumeric() || c == '_'))
-        .map(str::to_string)
-        .collect()
 }

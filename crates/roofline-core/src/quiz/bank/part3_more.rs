@@ -281,11 +281,10 @@ pub(super) fn p3_q4(d: &mut Draw) -> Result<Question, CoreError> {
         parts,
         calc,
     )?;
-    let setup = ScaleSetup {
-        state: reduce_state(&mesh, "X", "bf16[B,F]"),
-        op: Some(op.to_string()),
-        parts: Vec::new(),
-    };
+    // The page shows Strategy 2's AllReduce. Its sharded matmul (Case 2,
+    // `op`) waits for the calculator's link to keep an op's axes: today it
+    // writes the op without them.
+    let setup = ScaleSetup::new(reduce_state(&mesh, "X", "bf16[B,F]"));
     Ok(opens_scale(q, setup, None))
 }
 
