@@ -5,7 +5,7 @@
 use crate::format::{bytes, count};
 use crate::quiz::answer::Unit;
 use crate::quiz::{Part, Question, ScaleSetup, SOURCE_PRACTICE};
-use crate::scale::{sharded_matmul, CollBound, CollOp};
+use crate::scale::{CollBound, CollOp};
 use crate::{CoreError, DType};
 
 use super::feedback::Era;
@@ -52,9 +52,7 @@ pub(super) fn p3_q2(d: &mut Draw) -> Result<Question, CoreError> {
     let whole = 2.0 * b * dd;
     // The Scale page's own time passes too, with a note, where it differs
     // from the book's by more than the tolerance.
-    let with = |c: &crate::scale::ArrayCollective,
-                tol: f64|
-     -> Result<(f64, Vec<(f64, Era)>), CoreError> {
+    let with = |c: &super::scales::Coll, tol: f64| -> Result<(f64, Vec<(f64, Era)>), CoreError> {
         let (book, page) = (c.cost.book_time, c.cost.cost.time);
         let eras = if apart(book, page, tol)? {
             vec![(page, page_era(book))]
@@ -206,18 +204,21 @@ pub(super) fn p3_q4(d: &mut Draw) -> Result<Question, CoreError> {
     let l = links("v5p", &mesh)?;
     let chip = crate::hardware::preset("v5p").ok_or_else(|| invalid("no chip"))?;
     let sz = sizes(&[("B", b), ("D", dd), ("F", f)]);
-    let op = "bf16[B,D]*bf16[D_X,F]->bf16[B,F]";
-    let m = sharded_matmul(op, &l, &chip, &sz)?;
+    // Strategy 1, the Scale page's Case 2: gather the weights, 2DF bytes,
+    // then the whole matmul on each chip.
+    let c = chip.peak(DType::Bf16)?;
+    let gather = coll(&l, AllGather, "bf16[D_X,F]", "X", &sz)?;
     let red = coll(&l, AllReduce, "bf16[B,F]", "X", &sz)?;
+    let m_math = 2.0 * b * dd * f / c;
+    let m_comms = gather.cost.cost.time;
     let n = x as f64;
-    let t1 = m.t_math.max(m.t_comms);
-    let t2 = (m.t_math / n).max(red.cost.cost.time);
+    let t1 = m_math.max(m_comms);
+    let t2 = (m_math / n).max(red.cost.cost.time);
     let r = t1 / t2;
     if (0.8..1.25).contains(&r) {
         return Err(invalid("too close to call"));
     }
     let right = usize::from(t2 < t1);
-    let c = chip.peak(DType::Bf16)?;
     let w = l.axis('X').ok_or_else(|| invalid("no axis"))?.per_chip();
     let sym = &["B", "D", "F", "X", "W", "C"];
     let parts = vec![
@@ -256,8 +257,8 @@ pub(super) fn p3_q4(d: &mut Draw) -> Result<Question, CoreError> {
             right,
             "Each takes the larger of its math and its comms (they overlap). Compare max(2BDF/C, 2DF/W) with max(2BDF/(XC), 4BF/W).".to_string(),
             vec![
-                format!("Strategy 1: max({}, {}) = {} (the Scale page: hops and (n − 1)/n included).", us(m.t_math), us(m.t_comms), us(t1)),
-                format!("Strategy 2: max({}, {}) = {}.", us(m.t_math / n), us(red.cost.cost.time), us(t2)),
+                format!("Strategy 1: max({}, {}) = {} (the Scale page: hops and (n − 1)/n included).", us(m_math), us(m_comms), us(t1)),
+                format!("Strategy 2: max({}, {}) = {}.", us(m_math / n), us(red.cost.cost.time), us(t2)),
                 format!("The book: Strategy 2 wins when the batch is small (D > 2B) or when D > 2·C/W = {}.", s(2.0 * c / w)),
             ],
         )

@@ -8,10 +8,11 @@ use crate::op::Sizes;
 use crate::quiz::answer::ChoiceOption;
 use crate::quiz::{CalcSetup, Expected, Mistake, Part, Question, ScaleSetup};
 use crate::scale::{
-    array_collective, evaluate_scale, mesh_links, ArrayCollective, CollOp, Mesh, MeshLinks,
-    ScaleState, ShardedArray, Strategy,
+    axes_size, axes_spanned, choose, collective, conditions, layer, memory, mesh_links, run_time,
+    threshold, AxisLink, CollCost, CollOp, LayerInput, MemoryInput, Mesh, MeshLinks, ScaleState,
+    ShardedArray, Strategy,
 };
-use crate::{CoreError, LevelKind};
+use crate::{CoreError, DType, LevelKind};
 
 use super::invalid;
 
@@ -26,17 +27,41 @@ pub(super) fn sizes(pairs: &[(&str, f64)]) -> Sizes {
     crate::small::map_of(pairs.iter().map(|(k, v)| ((*k).to_string(), *v)))
 }
 
-/// `op` over `axes` on the array `arr` (sharded notation) of the mesh.
+/// A collective as the Scale page costs it.
+pub(super) struct Coll {
+    /// V: the whole array within one group, bytes.
+    pub v: f64,
+    /// A chip's shard before it, bytes.
+    pub local_in: f64,
+    /// Its cost ([`crate::scale::collective`]).
+    pub cost: CollCost,
+}
+
+/// `op` over `axes` on the array `arr` (sharded notation) of the mesh, as
+/// the Scale page's collective costs it: V is the array within one group
+/// (divided by the axes it is split over outside the collective's).
 pub(super) fn coll(
     links: &MeshLinks,
     op: CollOp,
     arr: &str,
     axes: &str,
     sz: &Sizes,
-) -> Result<ArrayCollective, CoreError> {
+) -> Result<Coll, CoreError> {
     let a = ShardedArray::parse(arr)?;
     let ax: Vec<char> = axes.chars().collect();
-    array_collective(op, &a, &ax, links, sz)
+    let global = a.bytes(sz)?;
+    let outside: Vec<char> = a.axes().into_iter().filter(|x| !ax.contains(x)).collect();
+    let v = global / axes_size(&outside, &links.mesh);
+    let local_in = global / axes_size(&a.axes(), &links.mesh);
+    let chosen: Vec<&AxisLink> = ax.iter().filter_map(|x| links.axis(*x)).collect();
+    if chosen.len() != ax.len() {
+        return Err(invalid("an axis is not in the mesh"));
+    }
+    Ok(Coll {
+        v,
+        local_in,
+        cost: collective(op, v, &chosen)?,
+    })
 }
 
 /// The Scale page's collective: `op` over `axes` of `arr` on `mesh`.
@@ -76,36 +101,162 @@ pub(super) fn preset_state(id: &str) -> Result<(ModelState, ModelConfig), CoreEr
     ))
 }
 
-/// The value the Scale page shows as `testid` for state `s`, chip `chip`
-/// and `model`, as a number.
+/// What the Scale page's training view shows for a state, computed with
+/// the same core functions ([`choose`], [`conditions`], [`layer`],
+/// [`memory`], [`run_time`]); a test keeps the two equal.
+pub(super) struct Train {
+    /// Parameters.
+    pub params: f64,
+    /// Tokens a chip.
+    pub per_chip: f64,
+    /// The strategy's threshold on tokens a chip.
+    pub threshold: f64,
+    /// Whether the comms bind.
+    pub comms_bound: bool,
+    /// X_opt.
+    pub x_opt: f64,
+    /// The step, s.
+    pub step: f64,
+    /// Days for the budget.
+    pub days: f64,
+    /// Bytes a chip.
+    pub memory: f64,
+    /// Whether they fit in HBM.
+    pub fits: bool,
+}
+
+/// The training view's numbers for `s` on preset `chip` and `model` (the
+/// strategy's degrees derived from the mesh, as the page does when the
+/// state gives none).
+pub(super) fn train(s: &ScaleState, chip: &str, model: &ModelConfig) -> Result<Train, CoreError> {
+    let c = crate::hardware::preset(chip).ok_or_else(|| invalid("no such chip"))?;
+    let links = mesh_links(
+        &Mesh::parse(s.mesh.as_deref().unwrap_or("X:4,Y:4,Z:4"))?,
+        &c,
+        None,
+    )?;
+    let peak = c.peak(DType::Bf16)?;
+    let hbm = c
+        .level(LevelKind::Hbm)
+        .ok()
+        .and_then(|l| l.capacity)
+        .unwrap_or(0.0);
+    let w = links
+        .axes
+        .first()
+        .ok_or_else(|| invalid("no axis"))?
+        .per_chip();
+    let sizes: Vec<u64> = links.mesh.axes.iter().map(|a| a.size).collect();
+    let n = links.mesh.chips();
+    let strat = s.strat;
+    let pods = if strat == Strategy::Pods { s.pods } else { 1.0 };
+    let w_dcn = links.dcn.unwrap_or(f64::MAX);
+    let base = LayerInput {
+        batch: s.tokens,
+        d: model.d_model,
+        f: model.d_ff,
+        c: peak,
+        w,
+        x: n,
+        y: 1.0,
+        mx: sizes.len() as f64,
+        my: 0.0,
+        pods,
+        w_dcn,
+    };
+    let (x, y) = match strat {
+        Strategy::Dp | Strategy::Fsdp => (n, 1.0),
+        Strategy::Mixed | Strategy::Pods => {
+            let plan = choose(&base, &sizes, n, pods);
+            (plan.x, plan.y)
+        }
+        _ => return Err(invalid("a strategy the quiz does not ask about")),
+    };
+    let (mx, my) = axes_spanned(&sizes, x, y);
+    let i = LayerInput {
+        x,
+        y,
+        mx,
+        my,
+        ..base
+    };
+    let t = layer(strat, &i);
+    let k = conditions(&i);
+    let params = model.params();
+    let chips = x * y * pods;
+    let step_comms = t.t_comms() * t.passes * model.layers;
+    let rt = run_time(params, s.tokens, s.budget, chips, peak, s.mfu, step_comms);
+    let mem = memory(&MemoryInput {
+        params,
+        layers: model.layers,
+        d: model.d_model,
+        batch: s.tokens / pods,
+        ckpt: s.ckpt,
+        strategy: strat,
+        zero: s.zero,
+        x,
+        y,
+        pods: 1.0,
+    })
+    .per_chip();
+    Ok(Train {
+        params,
+        per_chip: s.tokens / chips,
+        threshold: threshold(strat, &k).unwrap_or(0.0),
+        comms_bound: t.comms_bound(),
+        x_opt: k.x_opt,
+        step: rt.step,
+        days: rt.days,
+        memory: mem,
+        fits: hbm > 0.0 && mem <= hbm,
+    })
+}
+
+/// The Scale page's result `testid` for state `s` (its `data-value`), as
+/// a number.
 pub(super) fn page_value(
     s: &ScaleState,
     chip: &str,
     model: &ModelConfig,
     testid: &str,
 ) -> Result<f64, CoreError> {
-    let c = crate::hardware::preset(chip).ok_or_else(|| invalid("no such chip"))?;
-    let calc = model_calc(chip, model);
-    let v = evaluate_scale(s, &c, &calc.op, &calc.sizes, model);
-    v.value(testid)
-        .and_then(crate::num::parse_f64)
-        .filter(|x| x.is_finite())
-        .ok_or_else(|| invalid("the Scale page shows no such value"))
+    let t = train(s, chip, model)?;
+    let v = match testid {
+        "train-params" => t.params,
+        "train-flops" => 6.0 * t.params * s.budget,
+        "train-tokens-per-chip" => t.per_chip,
+        "train-threshold" => t.threshold,
+        "train-x-opt" => t.x_opt,
+        "train-step-time" => t.step,
+        "train-days" => t.days,
+        "train-memory" => t.memory,
+        _ => return Err(invalid("the Scale page shows no such value")),
+    };
+    Ok(v).and_then(|v| {
+        if v.is_finite() {
+            Ok(v)
+        } else {
+            Err(invalid("not a number"))
+        }
+    })
 }
 
-/// The Scale page's text value `testid` (`compute`, `yes`).
+/// The Scale page's word `testid` for state `s`: `train-bound` (`compute`,
+/// `comms`) or `train-fits` (`yes`, `no`).
 pub(super) fn page_word(
     s: &ScaleState,
     chip: &str,
     model: &ModelConfig,
     testid: &str,
-) -> Result<String, CoreError> {
-    let c = crate::hardware::preset(chip).ok_or_else(|| invalid("no such chip"))?;
-    let calc = model_calc(chip, model);
-    let v = evaluate_scale(s, &c, &calc.op, &calc.sizes, model);
-    v.value(testid)
-        .map(str::to_string)
-        .ok_or_else(|| invalid("the Scale page shows no such value"))
+) -> Result<&'static str, CoreError> {
+    let t = train(s, chip, model)?;
+    match testid {
+        "train-bound" if t.comms_bound => Ok("comms"),
+        "train-bound" => Ok("compute"),
+        "train-fits" if t.fits => Ok("yes"),
+        "train-fits" => Ok("no"),
+        _ => Err(invalid("the Scale page shows no such word")),
+    }
 }
 
 /// The calculator's setup a training question carries: one layer's first
