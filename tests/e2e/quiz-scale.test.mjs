@@ -75,7 +75,7 @@ test('Part 5: the step time of FSDP + TP, and its link opens the plan on a v5p s
     await page.click('[data-testid="open-f"]');
     await page.waitForSelector('[data-testid="train-step-time"]');
     const url = page.url();
-    for (const key of ['view=scale', 'model=llama2-13b', 'strat=mixed', 'tokens=3000000', 'seq=32768']) {
+    for (const key of ['view=scale', 'model=llama2-13b', 'strat=mixed', 'tokens=3e6', 'seq=32768']) {
       assert.ok(url.includes(key), `${key} in ${url}`);
     }
     const p = 40 * (3 * 5120 * 13824 + 4 * 5120 * 40 * 128 + 2 * 5120) + 2 * 32000 * 5120;
