@@ -6,15 +6,17 @@
 //! build (`scripts/build/build-wasm.sh`) moves it into `split_NAME.wasm`.
 //! `chunks.json` is the table of chunks (name, when it is fetched, its
 //! size limit) that the build, the size budget and the tests read.
-//! `storage.rs`, `answer_style.rs` and `table_style.rs` are code chunks
-//! share (the quiz's and the Learn page's progress and stylesheet; the
-//! tables' and derivations' stylesheet), which the build puts in a shared
-//! `chunk_<n>.wasm`.
+//! `storage.rs`, `answer_style.rs`, `table_style.rs` and `keys.rs` are
+//! code chunks share (the quiz's and the Learn page's progress and
+//! stylesheet; the tables' and derivations' stylesheet; a page's state
+//! kept in step with its keys' link text), which the build puts in a
+//! shared `chunk_<n>.wasm`.
 
 pub mod answer_style;
 pub mod batch;
 pub mod chip;
 pub mod compare;
+pub mod keys;
 pub mod learn;
 pub mod link;
 pub mod measure;

@@ -217,7 +217,9 @@ pub fn OpPanel(
                 <span class="field-error" id="op-error" role="status" data-testid="error-op">
                     {move || view.with(|v| v.op_error.clone().unwrap_or_default())}
                 </span>
-                {move || view.with(|v| v.sharded_note.clone()).map(|t| view! { <span class="field-note" data-testid="op-sharded">{t}</span> })}
+                <span class="field-note" data-testid="op-sharded">
+                    {move || view.with(|v| v.sharded_note.clone().unwrap_or_default())}
+                </span>
             </label>
             {why_list(explain::NOTATION)}
             <div class="sizes">{size_fields}</div>

@@ -10,7 +10,6 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 use roofline_core::calc::{evaluate, CalcInput, CalcView};
-use roofline_core::model::ModelState;
 use roofline_core::pages::{AppState, View};
 use roofline_core::state::{CalcState, ChartScale, QuizState};
 
@@ -145,7 +144,7 @@ page_signals! {
     /// The quiz's question, part and seed.
     quiz: QuizState,
     /// The Model page's state (its chip and chip count are the calculator's).
-    model: ModelState,
+    model: String,
     /// The Scale page's keys, in a link's text (the Scale chunk reads its
     /// state from them).
     scale: String,

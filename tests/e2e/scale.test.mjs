@@ -175,7 +175,7 @@ test('the page crosses to the Model page with its model, and to the calculator w
     // The calculator reads the book's sharded notation: the op keeps its
     // axes, its sizes are B, D and F, it counts the whole matmul (2BDF)
     // and says which axes split what.
-    assert.equal(await page.inputValue('[data-testid="field-op"]'), 'bf16[B_X,D]*bf16[D,F_Y]->bf16[B_X,F_Y]');
+    assert.equal(await page.inputValue('[data-testid="field-op"]'), 'bf16[B_X,D] * bf16[D,F_Y] -> bf16[B_X,F_Y]');
     assert.match(await text(page, 'op-sharded'), /^Sharded \(B over X, F over Y\): counted here whole/);
     const size = async (d) => Number(await page.inputValue(`[data-testid="field-size-${d}"]`));
     const [b, d, f] = [await size('B'), await size('D'), await size('F')];

@@ -306,7 +306,6 @@ pub fn draw_batch<DB: DrawingBackend>(
     {
         return Err("the chart has no valid range".to_string());
     }
-    let text_style = |size: f64, c: RGBColor| text_style_scaled(size * scale, c);
     let ymin = chart
         .series
         .iter()
@@ -329,15 +328,7 @@ pub fn draw_batch<DB: DrawingBackend>(
     };
     let x_range = x.range();
     let frame = framed(area, x, y, scale);
-    frame.draw(&FrameStyle {
-        x_desc: &x_desc,
-        y_desc,
-        ticks: (n_labels, n_labels),
-        label: text_style(12.0, theme.text),
-        desc: text_style(13.0, theme.text),
-        axis: theme.axis.into(),
-        grid: theme.grid.into(),
-    })?;
+    frame.draw(&FrameStyle::themed(&x_desc, y_desc, n_labels, theme, scale))?;
     draw_curves(&frame.plot, chart, theme, scale, ylo)?;
     let (xr, yr) = frame.plot.get_pixel_range();
     let frame = PlotFrame {

@@ -53,6 +53,29 @@ pub(crate) struct FrameStyle<'s> {
     pub(crate) grid: ShapeStyle,
 }
 
+impl<'s> FrameStyle<'s> {
+    /// The house style of the charts beside the roofline: tick labels at
+    /// 12 px and titles at 13 px (times `scale`) in the theme's text
+    /// colour, its axis and grid colours, at most `ticks` ticks an axis.
+    pub(crate) fn themed(
+        x_desc: &'s str,
+        y_desc: &'s str,
+        ticks: usize,
+        theme: &crate::theme::Theme,
+        scale: f64,
+    ) -> FrameStyle<'s> {
+        FrameStyle {
+            x_desc,
+            y_desc,
+            ticks: (ticks, ticks),
+            label: crate::style::text_style_scaled(12.0 * scale, theme.text),
+            desc: crate::style::text_style_scaled(13.0 * scale, theme.text),
+            axis: theme.axis.into(),
+            grid: theme.grid.into(),
+        }
+    }
+}
+
 /// Lays out `area` for `x` and `y`: margins and label areas (scaled by
 /// `scale`), and the plotting area between them, whose right and bottom
 /// pixels the axes' ends map to.

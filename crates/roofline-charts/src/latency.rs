@@ -144,15 +144,13 @@ pub fn draw_latency<DB: DrawingBackend>(
     check_log_range("tokens per second", xlo, xhi)?;
     check_log_range("times", ylo, yhi)?;
     let frame = framed(area, Axis::log(xlo, xhi), Axis::log(ylo, yhi), scale);
-    frame.draw(&FrameStyle {
-        x_desc: &chart.x_desc,
-        y_desc: &chart.y_desc,
-        ticks: (10, 10),
-        label: text_style(12.0, theme.text),
-        desc: text_style(13.0, theme.text),
-        axis: theme.axis.into(),
-        grid: theme.grid.into(),
-    })?;
+    frame.draw(&FrameStyle::themed(
+        &chart.x_desc,
+        &chart.y_desc,
+        10,
+        theme,
+        scale,
+    ))?;
     let ctx = &frame.plot;
     let color = theme.lines[0];
     let fits: Vec<(f64, f64)> = chart

@@ -160,7 +160,6 @@ pub fn draw_lines<DB: DrawingBackend>(
 ) -> Result<PlotFrame, String> {
     area.fill(&theme.background).map_err(err)?;
     chart.check()?;
-    let text_style = |size: f64, c: RGBColor| text_style_scaled(size * scale, c);
     let ((xlo, xhi), (ylo, yhi)) = chart.ranges();
     check_log_range("x values", xlo, xhi)?;
     check_log_range("y values", ylo, yhi)?;
@@ -178,15 +177,13 @@ pub fn draw_lines<DB: DrawingBackend>(
                 .map_err(err)?;
         }
     }
-    frame.draw(&FrameStyle {
-        x_desc: &chart.x_desc,
-        y_desc: &chart.y_desc,
-        ticks: (10, 10),
-        label: text_style(12.0, theme.text),
-        desc: text_style(13.0, theme.text),
-        axis: theme.axis.into(),
-        grid: theme.grid.into(),
-    })?;
+    frame.draw(&FrameStyle::themed(
+        &chart.x_desc,
+        &chart.y_desc,
+        10,
+        theme,
+        scale,
+    ))?;
     draw_data(&frame.plot, chart, theme, scale, (xlo, xhi), (ylo, yhi))?;
     let (xr, yr) = frame.plot.get_pixel_range();
     area.present().map_err(err)?;

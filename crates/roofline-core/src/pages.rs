@@ -15,7 +15,7 @@
 //! this file (ARCHITECTURE.md, "Recipes"). The tests below check that the
 //! table and the enum agree.
 
-use crate::model::ModelState;
+use crate::query::keys;
 use crate::query::notice::Notes;
 use crate::query::LinkOut;
 use crate::query::Params;
@@ -135,8 +135,11 @@ pub struct AppState {
     pub step: u32,
     /// The practice questions.
     pub quiz: QuizState,
-    /// The Model page (its chip and chip count are the calculator's).
-    pub model: ModelState,
+    /// The Model page (its chip and chip count are the calculator's): its
+    /// keys in the text of a link ([`crate::model::state_text`]; empty
+    /// for the defaults), read into [`crate::model::ModelState`] by the
+    /// Model and Scale chunks ([`crate::query::keys`]).
+    pub model: String,
     /// The Scale page's keys, in the text of a link
     /// ([`crate::scale::state_text`]; empty for the defaults): the page's
     /// state ([`crate::scale::ScaleState`]) is read from it in the Scale
@@ -154,7 +157,7 @@ impl Default for AppState {
             points: String::new(),
             step: 1,
             quiz: QuizState::default(),
-            model: ModelState::default(),
+            model: String::new(),
             scale: String::new(),
         }
     }
@@ -180,8 +183,8 @@ impl AppState {
             points: p.take("pts").unwrap_or_default(),
             step: crate::learn::link::read(p, n),
             quiz: crate::quiz::link::read(p, n, questions),
-            model: crate::model::link::read(p, n),
-            scale: crate::scale::link::read_text(p, n),
+            model: keys::take(p, n, crate::model::link::read, crate::model::link::write),
+            scale: keys::take(p, n, crate::scale::link::read, crate::scale::link::write),
         }
     }
 
@@ -194,8 +197,18 @@ impl AppState {
         }
         crate::learn::link::write(self.step, out);
         crate::quiz::link::write(&self.quiz, out);
-        crate::model::link::write(&self.model, out);
-        crate::scale::link::write_text(&self.scale, out);
+        keys::put(
+            &self.model,
+            out,
+            crate::model::link::read,
+            crate::model::link::write,
+        );
+        keys::put(
+            &self.scale,
+            out,
+            crate::scale::link::read,
+            crate::scale::link::write,
+        );
     }
 }
 
@@ -240,7 +253,9 @@ mod tests {
         };
         s.calc.chips = 2;
         s.quiz.question = "q2".to_string();
-        s.model.step.batch = 16.0;
+        let mut m = crate::model::ModelState::default();
+        m.step.batch = 16.0;
+        s.model = crate::model::state_text(&m);
         let q = crate::url::encode(&s);
         let keys: Vec<&str> = q.split('&').filter_map(|kv| kv.split('=').next()).collect();
         assert_eq!(keys, ["v", "view", "n", "pts", "step", "q", "b"], "{q}");

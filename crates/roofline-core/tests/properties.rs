@@ -25,7 +25,11 @@ fn dims() -> impl Strategy<Value = Vec<String>> {
 }
 
 fn operand() -> impl Strategy<Value = Operand> {
-    (dtype(), dims()).prop_map(|(dtype, dims)| Operand { dtype, dims })
+    (dtype(), dims()).prop_map(|(dtype, dims)| Operand {
+        dtype,
+        dims,
+        axes: Vec::new(),
+    })
 }
 
 fn contraction() -> impl Strategy<Value = Operation> {
@@ -43,6 +47,7 @@ fn contraction() -> impl Strategy<Value = Operation> {
                 let output = Operand {
                     dtype: out_dtype,
                     dims: out_dims,
+                    axes: Vec::new(),
                 };
                 let kind = if inputs.len() == 1 && inputs[0].dims == output.dims {
                     OpKind::Elementwise
@@ -68,9 +73,14 @@ fn elementwise() -> impl Strategy<Value = Operation> {
                 .map(|dtype| Operand {
                     dtype,
                     dims: dims.clone(),
+                    axes: Vec::new(),
                 })
                 .collect(),
-            output: Operand { dtype: out, dims },
+            output: Operand {
+                dtype: out,
+                dims,
+                axes: Vec::new(),
+            },
             kind: OpKind::Elementwise,
             per_element: None,
         }
@@ -159,10 +169,10 @@ proptest! {
         let levels = chip.level_kinds();
         let op = Operation {
             inputs: vec![
-                Operand { dtype: x_t, dims: vec!["B".into(), "D".into()] },
-                Operand { dtype: w_t, dims: vec!["D".into(), "F".into()] },
+                Operand { dtype: x_t, dims: vec!["B".into(), "D".into()], axes: Vec::new() },
+                Operand { dtype: w_t, dims: vec!["D".into(), "F".into()], axes: Vec::new() },
             ],
-            output: Operand { dtype: o_t, dims: vec!["B".into(), "F".into()] },
+            output: Operand { dtype: o_t, dims: vec!["B".into(), "F".into()], axes: Vec::new() },
             kind: OpKind::Contraction,
             per_element: None,
         };

@@ -286,9 +286,11 @@ fn the_model_page_computes_the_same_answers() {
     let page = |id: &str, seed: u64| {
         let q = question(id, seed).unwrap();
         let s = q.opening(0);
+        let (m, notices) = roofline_core::model::read_query(&s.model);
+        assert!(notices.is_empty(), "{notices:?}");
         let run = ModelRun {
-            config: s.model.custom.clone(),
-            step: s.model.step.clone(),
+            config: m.custom.clone(),
+            step: m.step.clone(),
             chips: f64::from(s.calc.chips),
         };
         let a = analyze(&run, &s.calc.chip().unwrap()).unwrap();

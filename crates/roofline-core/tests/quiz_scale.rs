@@ -208,8 +208,9 @@ fn page_value(id: &str, seed: u64, part: usize, testid: &str) -> (String, String
     assert_eq!(d.state.scale, s.scale, "{id}/{seed}: {link}");
     let st = d.state;
     let chip = st.calc.chip().unwrap();
-    let model = roofline_core::model::preset(&st.model.model)
-        .map_or_else(|| st.model.custom.clone(), |p| p.config.clone());
+    let (ms, _) = roofline_core::model::read_query(&st.model);
+    let model = roofline_core::model::preset(&ms.model)
+        .map_or_else(|| ms.custom.clone(), |p| p.config.clone());
     let (scale, notices) = read_query(&st.scale);
     assert!(notices.is_empty(), "{id}: {notices:?}");
     let v = evaluate_scale(&scale, &chip, &st.calc.op, &st.calc.sizes, &model);

@@ -19,8 +19,9 @@ use roofline_core::url::{decode, encode, Decoded, MAX_NOTICES};
 use roofline_core::{ComputeUnit, DType, LevelKind, Operation};
 
 /// Operations a state may hold: the shortcuts, and others that exercise
-/// the notation (unicode and long names, one input, three inputs, scalars).
-const OPS: [&str; 13] = [
+/// the notation (unicode and long names, one input, three inputs, scalars,
+/// the book's sharded dimensions).
+const OPS: [&str; 14] = [
     "bf16[N] * bf16[N] -> bf16[]",
     "bf16[B,D] * bf16[D,F] -> bf16[B,F]",
     "bf16[B,D] * int8[D,F] -> bf16[B,F]",
@@ -34,6 +35,7 @@ const OPS: [&str; 13] = [
     "fp16[X] + fp16[X] + fp16[X] -> fp16[X]",
     "bf16[] * bf16[] -> bf16[]",
     "int4[seq_len,h2] * int4[h2] -> fp32[seq_len]",
+    "bf16[B_X,D] * bf16[D,F_Y] -> bf16[B_X,F_Y]",
 ];
 
 /// Any number in the accepted range (1 to 1e21), of any magnitude in it.
@@ -290,7 +292,7 @@ fn app_state() -> impl Strategy<Value = AppState> {
                 },
                 step,
                 points,
-                model,
+                model: roofline_core::model::state_text(&model),
                 // The link form the Scale chunk writes (state_text).
                 scale: roofline_core::scale::state_text(&scale),
             },
@@ -597,4 +599,25 @@ fn an_operations_text_is_read_once_from_the_address_to_the_results() {
     let _ = encode(&d.state);
     let read = parses() - before;
     assert!(read <= 2, "the text was read {read} times");
+}
+
+/// A sharded operation keeps its axes through the link (the Scale page
+/// reads them), while its sizes are its dimensions' plain names.
+#[test]
+fn a_sharded_operation_keeps_its_axes_through_the_link() {
+    let d =
+        decode("v=1&view=scale&op=bf16[B_X,D]*bf16[D,F_Y]->bf16[B_X,F_Y]&sz=B:64,D:8192,F:4096");
+    assert!(d.notices.is_empty(), "{:?}", d.notices);
+    assert_eq!(
+        d.state.calc.op,
+        "bf16[B_X,D] * bf16[D,F_Y] -> bf16[B_X,F_Y]"
+    );
+    let sizes: Vec<&str> = d.state.calc.sizes.keys().map(String::as_str).collect();
+    assert_eq!(sizes, ["B", "D", "F"]);
+    let q = encode(&d.state);
+    assert!(
+        q.contains("op=bf16%5BB_X,D%5D*bf16%5BD,F_Y%5D-%3Ebf16%5BB_X,F_Y%5D"),
+        "{q}"
+    );
+    assert_eq!(decode(&q).state, d.state);
 }

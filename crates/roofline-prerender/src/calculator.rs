@@ -163,6 +163,11 @@ fn operation(h: &mut Html, input: &CalcInput, view: &CalcView) {
             "Like bf16[B,D] * int8[D,F] -> bf16[B,F]; + for elementwise.",
         );
         h.el("span", &[("class", "field-error")], "");
+        h.el(
+            "span",
+            &[("class", "field-note")],
+            view.sharded_note.as_deref().unwrap_or(""),
+        );
     });
     why_list(h, explain::NOTATION);
     h.open("div", &[("class", "sizes")]);

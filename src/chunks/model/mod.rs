@@ -12,15 +12,14 @@ use std::sync::Arc;
 use leptos::prelude::*;
 use leptos::wasm_split::wasm_split;
 use roofline_core::calc::{CalcInput, CalcView};
-use roofline_core::model::ModelState;
 
 use crate::page::chunk_view::{prefetch, ChunkMissing, ChunkView};
 
-/// What the page is given: its state, and the calculator's input and
+/// What the page is given: its keys (a link's text), and the calculator's input and
 /// view (their chip, its numbers and the chip count are the page's too).
 #[derive(Clone, Copy)]
 struct Wiring {
-    model: RwSignal<ModelState>,
+    model: RwSignal<String>,
     input: RwSignal<CalcInput>,
     view: Memo<Arc<CalcView>>,
     epoch: RwSignal<u32>,
@@ -30,7 +29,12 @@ struct Wiring {
 /// the model chunk.
 #[wasm_split(model, wasm_split_path = ::leptos::wasm_split, fallible, preload(fetch_model))]
 fn model_view(w: Wiring) -> Result<AnyView, ChunkMissing> {
-    Ok(page::model_page(w.model, w.input, w.view, w.epoch).into_any())
+    let model = crate::chunks::keys::synced(
+        w.model,
+        roofline_core::model::read_query,
+        roofline_core::model::state_text,
+    );
+    Ok(page::model_page(model, w.input, w.view, w.epoch).into_any())
 }
 
 /// Starts downloading the Model page (a pointer or the keyboard on its tab).
@@ -41,8 +45,9 @@ pub fn prefetch_model() {
 /// The Model page, once its chunk is in.
 #[component]
 pub fn ModelLoader(
-    /// The page's state (kept in the link).
-    model: RwSignal<ModelState>,
+    /// The page's keys, in a link's text (`AppState::model`): the chunk
+    /// reads its state from them and writes them back.
+    model: RwSignal<String>,
     /// The calculator's input: the chip and the chip count are shared.
     input: RwSignal<CalcInput>,
     /// The calculator's view: the chip with its edited numbers.

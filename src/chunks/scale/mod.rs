@@ -13,19 +13,18 @@ use std::sync::Arc;
 use leptos::prelude::*;
 use leptos::wasm_split::wasm_split;
 use roofline_core::calc::{CalcInput, CalcView};
-use roofline_core::model::ModelState;
 use roofline_core::pages::View;
 
 use crate::page::chunk_view::{prefetch, ChunkMissing, ChunkView};
 
 /// What the page is given: its keys; the calculator's input and view
 /// (the chip, its numbers, the operation and its sizes are the page's
-/// too); the Model page's state (its model); the page shown (to cross to
+/// too); the Model page's keys (its model); the page shown (to cross to
 /// the Model page and the calculator).
 #[derive(Clone, Copy)]
 pub(crate) struct Wiring {
     keys: RwSignal<String>,
-    model: RwSignal<ModelState>,
+    model: RwSignal<String>,
     input: RwSignal<CalcInput>,
     view: Memo<Arc<CalcView>>,
     page: RwSignal<View>,
@@ -50,8 +49,9 @@ pub fn ScaleLoader(
     /// The page's keys, in a link's text (`AppState::scale`): the chunk
     /// reads its state from them and writes them back.
     scale: RwSignal<String>,
-    /// The Model page's state: its model is the one trained here.
-    model: RwSignal<ModelState>,
+    /// The Model page's keys, in a link's text: its model is the one
+    /// trained here.
+    model: RwSignal<String>,
     /// The calculator's input: the chip, the operation and its sizes.
     input: RwSignal<CalcInput>,
     /// The calculator's view: the chip with its edited numbers.

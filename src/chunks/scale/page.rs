@@ -8,17 +8,16 @@ use std::sync::Arc;
 use leptos::prelude::*;
 use roofline_core::calc::evaluate;
 use roofline_core::hardware::catalogue;
-use roofline_core::model::{preset, PRESETS};
+use roofline_core::model::{preset, read_query as model_query, state_text as model_text, PRESETS};
 use roofline_core::op::{Operation, Sizes};
 use roofline_core::pages::View;
-use roofline_core::scale::{
-    evaluate_scale, read_query, state_text, unsharded_op, ScaleState, ScaleView,
-};
+use roofline_core::scale::{evaluate_scale, read_query, state_text, unsharded_op, ScaleView};
 
 use super::charts;
 use super::fields::{collectives, field, select, strategies, Typed};
 use super::results::{row, sentences, whys};
 use super::Wiring;
+use crate::chunks::keys::synced;
 use crate::chunks::table_style::TABLE_STYLE;
 use crate::page::choice::{choice, fixed};
 use crate::page::shown::shown;
@@ -26,27 +25,6 @@ use crate::page::shown::shown;
 /// The page's own styles: its values are sentences as often as numbers,
 /// so they wrap on a phone.
 const SCALE_STYLE: &str = ".scale-page .results td.num{white-space:normal;overflow-wrap:anywhere}.scale-page .results th{white-space:normal}";
-
-/// The page's state, read from its keys' link text and kept in step with
-/// it both ways: an edit here writes the text (and so the link); a new
-/// text (back / forward) is read again. The notices for bad values were
-/// given when the link was decoded.
-fn state_from(keys: RwSignal<String>) -> RwSignal<ScaleState> {
-    let scale = RwSignal::new(keys.with_untracked(|k| read_query(k).0));
-    Effect::new(move |_| {
-        let text = scale.with(state_text);
-        if keys.with_untracked(|k| *k != text) {
-            keys.set(text);
-        }
-    });
-    Effect::new(move |_| {
-        let text = keys.get();
-        if scale.with_untracked(|s| state_text(s) != text) {
-            scale.set(read_query(&text).0);
-        }
-    });
-    scale
-}
 
 /// The page.
 pub fn scale_page(w: Wiring) -> impl IntoView {
@@ -58,7 +36,8 @@ pub fn scale_page(w: Wiring) -> impl IntoView {
         page,
         epoch,
     } = w;
-    let scale = state_from(keys);
+    let scale = synced(keys, read_query, state_text);
+    let model = synced(model, model_query, model_text);
     let typed: Typed = RwSignal::new(Vec::new());
     // Back / forward replaced the state: the fields' own errors go.
     Effect::new(move |_| {
@@ -189,7 +168,8 @@ pub fn scale_page(w: Wiring) -> impl IntoView {
     let to_calc = move |_| {
         let text = input.with_untracked(|i| i.op_text.clone());
         if let Ok(plain) = unsharded_op(&text) {
-            if Operation::parse(&plain).ok() != Operation::parse(&text).ok() {
+            let dims = |t: &str| Operation::parse(t).map(|o| o.dims()).ok();
+            if dims(&plain) != dims(&text) {
                 input.update(|i| i.op_text = plain);
                 epoch.update(|e| *e += 1);
             }

@@ -23,16 +23,18 @@ pub(super) fn parse(view: &mut CalcView, input: &CalcInput) -> (Option<Operation
         }
     };
     let mut per_element_ok = true;
-    let sharded = crate::op::sharded_dims(&input.op_text);
-    if op.is_some() && !sharded.is_empty() {
-        let list: Vec<String> = sharded
+    if let Some(op) = &op {
+        let list: Vec<String> = op
+            .sharded()
             .iter()
             .map(|(d, a)| format!("{d} over {a}"))
             .collect();
-        view.sharded_note = Some(format!(
-            "Sharded ({}): counted here whole, as on one chip. The Scale tab counts each chip's share and the collective it needs.",
-            list.joined(", ")
-        ));
+        if !list.is_empty() {
+            view.sharded_note = Some(format!(
+                "Sharded ({}): counted here whole, as on one chip. The Scale tab counts each chip's share and the collective it needs.",
+                list.joined(", ")
+            ));
+        }
     }
     if let Some(op) = &mut op {
         if let Some(default) = op.default_flops_per_element() {

@@ -248,3 +248,16 @@ pub(crate) fn write(m: &ModelState, out: &mut LinkOut) {
         out.put("overlap", "0".to_string());
     }
 }
+
+/// Reads the page's keys from a query (or the text [`state_text`] wrote):
+/// its state and the notices for what could not be used.
+pub fn read_query(query: &str) -> (ModelState, Vec<crate::url::Notice>) {
+    crate::query::keys::read(query, read)
+}
+
+/// The page's keys as a query (`model=llama3-70b&batch=64`), defaults left
+/// out: the form [`AppState::model`](crate::pages::AppState::model) keeps
+/// them in ([`crate::query::keys`]).
+pub fn state_text(m: &ModelState) -> String {
+    crate::query::keys::text(m, write)
+}

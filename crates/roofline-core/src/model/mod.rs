@@ -35,7 +35,9 @@ mod view;
 mod words;
 
 pub use config::{ModelConfig, MAX_DIM};
+pub use link::{read_query, state_text};
 pub use ops::{calc_share, ops, ModelOp};
+pub(crate) use presets::dense;
 pub use presets::{preset, Preset, PRESETS};
 pub use run::{analyze, group_chip, wider, LinkTime, ModelAnalysis, ModelRun, StepTerm};
 pub use state::{ModelState, Phase, ServingStep, DEFAULT_MODEL};

@@ -21,9 +21,18 @@ pub struct Preset {
     pub source: &'static str,
 }
 
-/// A dense, gated (SwiGLU), untied model.
+/// A dense, gated (SwiGLU), untied model: layers, d_model, d_ff, heads,
+/// KV heads, head dimension, vocabulary.
 #[allow(clippy::too_many_arguments)]
-const fn dense(layers: f64, d: f64, f: f64, n: f64, k: f64, h: f64, v: f64) -> ModelConfig {
+pub(crate) const fn dense(
+    layers: f64,
+    d: f64,
+    f: f64,
+    n: f64,
+    k: f64,
+    h: f64,
+    v: f64,
+) -> ModelConfig {
     ModelConfig {
         layers,
         d_model: d,

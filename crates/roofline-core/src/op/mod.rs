@@ -12,7 +12,7 @@
 //! Dimension names are identifiers (a letter, then letters, digits or `_`).
 //! The book's sharded notation reads too: `B_X` (capitals after the last
 //! `_`) is the dimension B split over the mesh axis X, and counts as B; the
-//! Scale page counts each chip's share ([`sharded_dims`] lists them).
+//! Scale page counts each chip's share ([`Operation::sharded`] lists them).
 //! `[]` is a scalar. Whitespace is free. The arrow `->` is required.
 //!
 //! ## Kinds
@@ -68,7 +68,7 @@ mod print;
 mod shortcut;
 
 pub use count::{Counts, Linear, LinearCounts};
-pub use parse::{parses, sharded_dims, split_axes, ParseError};
+pub use parse::{parses, split_axes, ParseError};
 pub use shortcut::Shortcut;
 
 use crate::small::SmallMap;
@@ -84,6 +84,10 @@ pub struct Operand {
     pub dtype: DType,
     /// Dimension names, outermost first; empty for a scalar.
     pub dims: Vec<String>,
+    /// The mesh axes each dimension is split over, by index, in the book's
+    /// sharded notation (`B_X` is B over `X`): empty when none is. Counts
+    /// ignore them; [`Operand::notation`] writes them back.
+    pub axes: Vec<String>,
 }
 
 impl Operand {
@@ -92,6 +96,7 @@ impl Operand {
         Operand {
             dtype,
             dims: dims.iter().map(|d| d.to_string()).collect(),
+            axes: Vec::new(),
         }
     }
 
@@ -225,6 +230,21 @@ impl Operation {
         for d in self.operands().flat_map(|o| o.dims.iter()) {
             if !out.contains(d) {
                 out.push(d.clone());
+            }
+        }
+        out
+    }
+
+    /// The sharded dimensions as written (`B_X`: `("B", "X")`), each pair
+    /// once, in the order written.
+    pub fn sharded(&self) -> Vec<(String, String)> {
+        let mut out: Vec<(String, String)> = Vec::new();
+        for o in self.operands() {
+            for (d, a) in o.dims.iter().zip(&o.axes) {
+                let pair = (d.clone(), a.clone());
+                if !a.is_empty() && !out.contains(&pair) {
+                    out.push(pair);
+                }
             }
         }
         out

@@ -69,38 +69,20 @@ fn is_ident(s: &str) -> bool {
 /// once, at most eight); `("B", "")` for `B`. `seq_len` and `D_FF` are
 /// names of their own.
 pub fn split_axes(written: &str) -> (&str, &str) {
-    match written.rsplit_once('_') {
-        Some((name, axes))
-            if is_ident(name)
-                && (1..=8).contains(&axes.len())
-                && axes.bytes().all(|b| b.is_ascii_uppercase())
-                && axes
-                    .bytes()
-                    .enumerate()
-                    .all(|(i, b)| !axes.as_bytes()[..i].contains(&b)) =>
+    let b = written.as_bytes();
+    if let Some(i) = b.iter().rposition(|&c| c == b'_') {
+        let axes = &b[i + 1..];
+        if is_ident(&written[..i])
+            && (1..=8).contains(&axes.len())
+            && axes
+                .iter()
+                .enumerate()
+                .all(|(j, c)| c.is_ascii_uppercase() && !axes[..j].contains(c))
         {
-            (name, axes)
-        }
-        _ => (written, ""),
-    }
-}
-
-/// The sharded dimensions of an operation's text, as [`split_axes`] reads
-/// them, each once: `(name, axes)` in the order written. The operation
-/// itself ([`Operation::parse`]) counts them whole, by name.
-pub fn sharded_dims(text: &str) -> Vec<(String, String)> {
-    let mut out: Vec<(String, String)> = Vec::new();
-    for body in text.split('[').skip(1) {
-        let body = body.split(']').next().unwrap_or("");
-        for d in body.split(',') {
-            let (name, axes) = split_axes(d.trim());
-            let pair = (name.to_string(), axes.to_string());
-            if !axes.is_empty() && !out.contains(&pair) {
-                out.push(pair);
-            }
+            return (&written[..i], &written[i + 1..]);
         }
     }
-    out
+    (written, "")
 }
 
 /// Names that read as non-numbers ("NaN", "inf", "Infinity") are refused.
@@ -492,11 +474,12 @@ impl Parser {
         self.pos += 1;
         self.skip_ws();
         let mut dims = Vec::new();
+        let mut axes: Vec<String> = Vec::new();
         let mut dim_pos = Vec::new();
         if self.peek() == Some(']') {
             self.pos += 1;
             return Ok(ParsedOperand {
-                operand: Operand { dtype, dims },
+                operand: Operand { dtype, dims, axes },
                 start,
                 dim_pos,
             });
@@ -526,10 +509,14 @@ impl Parser {
                     ))
                 }
             }
-            // `B_X` is B, sharded over X: one chip's count is the whole
-            // operation's (`sharded_dims` lists the axes).
+            // `B_X` is B, sharded over X: counted as B.
             let w = self.word();
-            dims.push(split_axes(&w).0.to_string());
+            let (name, on) = split_axes(&w);
+            if !on.is_empty() {
+                axes.resize(dims.len(), String::new());
+                axes.push(on.to_string());
+            }
+            dims.push(name.to_string());
             dim_pos.push(at);
             self.skip_ws();
             match self.peek() {
@@ -546,7 +533,7 @@ impl Parser {
             }
         }
         Ok(ParsedOperand {
-            operand: Operand { dtype, dims },
+            operand: Operand { dtype, dims, axes },
             start,
             dim_pos,
         })
@@ -620,21 +607,24 @@ mod tests {
     /// names; a problem is still placed at its dimension.
     #[test]
     fn sharded_dimensions_read_as_their_names() {
-        let op = Operation::parse("bf16[B_X,D] * bf16[D,F_Y] -> bf16[B_X,F_Y]").unwrap();
+        let text = "bf16[B_X,D] * bf16[D,F_Y] -> bf16[B_X,F_Y]";
+        let op = Operation::parse(text).unwrap();
+        let plain = Operation::parse("bf16[B,D]*bf16[D,F]->bf16[B,F]").unwrap();
+        assert_eq!(op.dims(), plain.dims());
+        assert_eq!(op.notation(), text);
+        assert_ne!(op, plain);
+        let two = Operation::parse("bf16[B_X, D_XY] * bf16[D,F] -> bf16[B_X,F]").unwrap();
         assert_eq!(
-            op,
-            Operation::parse("bf16[B,D]*bf16[D,F]->bf16[B,F]").unwrap()
-        );
-        assert_eq!(
-            sharded_dims("bf16[B_X, D_XY] * bf16[D_XY,F] -> bf16[B_X,F]"),
+            two.sharded(),
             vec![("B".into(), "X".into()), ("D".into(), "XY".into())]
         );
+        assert_eq!(two.contracted_dims(), vec!["D"]);
         assert_eq!(split_axes("seq_len"), ("seq_len", ""));
         assert_eq!(split_axes("seq_len_Z"), ("seq_len", "Z"));
         assert_eq!(split_axes("D_FF"), ("D_FF", ""));
         assert_eq!(split_axes("B_x"), ("B_x", ""));
         assert_eq!(split_axes("_X"), ("_X", ""));
-        assert!(sharded_dims("bf16[B,D] *_D bf16[D,F] -> bf16[B,F]").is_empty());
+        assert!(plain.sharded().is_empty());
         let e = Operation::parse("bf16[B_X,B_Y] * bf16[B] -> bf16[B]").unwrap_err();
         assert_eq!(e.position, 9);
     }

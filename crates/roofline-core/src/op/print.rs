@@ -11,7 +11,16 @@ use super::{Operand, Operation};
 impl Operand {
     /// The operand in the book's notation, such as `bf16[B,D]`.
     pub fn notation(&self) -> String {
-        format!("{}[{}]", self.dtype, self.dims.joined(","))
+        let dims: Vec<String> = self
+            .dims
+            .iter()
+            .enumerate()
+            .map(|(i, d)| match self.axes.get(i).filter(|a| !a.is_empty()) {
+                Some(a) => format!("{d}_{a}"),
+                None => d.clone(),
+            })
+            .collect();
+        format!("{}[{}]", self.dtype, dims.joined(","))
     }
 }
 

@@ -4,6 +4,7 @@
 //! ([`notice`]), and the keys being written (`LinkOut`). The link codec
 //! (`crate::url`) and each page's `link.rs` use them.
 
+pub(crate) mod keys;
 pub mod notice;
 
 /// The longest operation notation a link may carry, in characters.

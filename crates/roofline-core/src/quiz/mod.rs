@@ -295,7 +295,7 @@ impl Question {
             Some(m) => AppState {
                 view: View::Model,
                 calc: self.calc.calc_state(),
-                model: m.clone(),
+                model: crate::model::state_text(m),
                 quiz,
                 ..AppState::default()
             },
@@ -465,6 +465,13 @@ pub const OUTLINE: &[(&str, u32)] = &[
     ("x-time", 4),
     ("x-v6e", 3),
     ("x-int4", 3),
+    ("p2-q1", 2),
+    ("p2-q2", 8),
+    ("p2-q3", 3),
+    ("p2-q4", 2),
+    ("p2-q5", 2),
+    ("p2-q6", 5),
+    ("p2-pop1", 3),
     ("p3-pop1", 2),
     ("p3-pop2", 2),
     ("p3-pop3", 3),
@@ -498,6 +505,10 @@ pub const OUTLINE: &[(&str, u32)] = &[
     ("p8-pop4", 3),
     ("p8-pop5", 3),
     ("p8-pop6", 1),
+    ("p12-q1-2", 3),
+    ("p12-q1-3", 4),
+    ("p12-q1-4", 2),
+    ("p12-pop1", 1),
 ];
 
 /// The chapters the questions follow: the id that prefixes their
@@ -505,12 +516,14 @@ pub const OUTLINE: &[(&str, u32)] = &[
 /// their first ids (`q1`, `ex-240`, `x-vmem`), which name no chapter.
 pub const CHAPTERS: &[(&str, &str)] = &[
     ("p1", "Part 1: Rooflines"),
+    ("p2", "Part 2: TPUs"),
     ("p3", "Part 3: Sharded matrices"),
     ("p4", "Part 4: Transformers"),
     ("p5", "Part 5: Training"),
     ("p6", "Part 6: Training LLaMA 3"),
     ("p7", "Part 7: Inference"),
     ("p8", "Part 8: Serving LLaMA 3"),
+    ("p12", "Part 12: GPUs"),
 ];
 
 /// The chapter of question `id`: the `pN` of a `pN-…` id when it is a

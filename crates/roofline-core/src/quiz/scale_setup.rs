@@ -50,7 +50,11 @@ impl ScaleSetup {
         AppState {
             view: View::Scale,
             calc,
-            model: q.model.clone().unwrap_or_default(),
+            model: q
+                .model
+                .as_ref()
+                .map(crate::model::state_text)
+                .unwrap_or_default(),
             scale: crate::scale::state_text(self.state_for(part_id)),
             quiz,
             ..AppState::default()

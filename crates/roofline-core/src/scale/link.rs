@@ -237,38 +237,12 @@ pub(crate) fn write(s: &ScaleState, out: &mut LinkOut) {
 /// [`state_text`] wrote): its state and the notices for what could not be
 /// used.
 pub fn read_query(query: &str) -> (ScaleState, Vec<Notice>) {
-    let mut p = Params::read(crate::query::query_part(query));
-    let mut n = Notes {
-        list: Vec::new(),
-        dropped: 0,
-    };
-    let s = read(&mut p, &mut n);
-    (s, n.finish())
+    crate::query::keys::read(query, read)
 }
 
 /// The page's keys as a query (`mesh=X%3A16&strat=mixed`), defaults left
 /// out: the form [`AppState::scale`](crate::pages::AppState::scale) keeps
-/// them in, so that the first load holds only a text and the Scale
-/// chunk the state.
+/// them in ([`crate::query::keys`]).
 pub fn state_text(s: &ScaleState) -> String {
-    let mut out = LinkOut::default();
-    write(s, &mut out);
-    let mut ser = form_urlencoded::Serializer::new(String::new());
-    for (k, v) in out.pairs() {
-        ser.append_pair(k, v);
-    }
-    ser.finish()
-}
-
-/// Reads the page's keys into their text (the link codec, at decode):
-/// each bad value is its default, with a notice, as [`read`] does.
-pub(crate) fn read_text(p: &mut Params, n: &mut Notes) -> String {
-    state_text(&read(p, n))
-}
-
-/// Writes the keys of a text that [`read_text`] or [`state_text`] wrote,
-/// read again so that only valid values, in the contract's order, reach
-/// the link.
-pub(crate) fn write_text(text: &str, out: &mut LinkOut) {
-    write(&read_query(text).0, out);
+    crate::query::keys::text(s, write)
 }

@@ -41,6 +41,7 @@ const LARGE_PREFIXES: &[(&str, f64)] = &[
     ("giga", 1e9),
     ("tera", 1e12),
     ("peta", 1e15),
+    ("exa", 1e18),
     ("Ki", 1024.0),
     ("Mi", 1_048_576.0),
     ("Gi", 1_073_741_824.0),
@@ -54,6 +55,8 @@ const LARGE_PREFIXES: &[(&str, f64)] = &[
     ("t", 1e12),
     ("P", 1e15),
     ("p", 1e15),
+    // A pod's FLOPs/s, as `format::flops_rate` shows them (4.1 EFLOP/s).
+    ("E", 1e18),
 ];
 
 const SMALL_PREFIXES: &[(&str, f64)] = &[

@@ -17,6 +17,10 @@
 //! * `helpers`: what they share (parts, formulas), with `setup` (the
 //!   answers the core computes for a setup) and `texts` (how numbers,
 //!   rates and chips are shown);
+//! * `part2` and `part2_links`: the TPU chapter's worked problems and pop
+//!   quiz (`p2-…`), on one chip's memories and links and on sends between
+//!   chips;
+//! * `gpu`: the GPU chapter's questions (`p12-…`), the book's Part 12;
 //! * `part4`, `part7` and `part8`: the transformer, inference and
 //!   serving chapters' questions (`p4-…`, `p7-…`, `p8-…`), on whole models, with `models` (what
 //!   they share: a model's shape, the Model page they open);
@@ -27,8 +31,11 @@ mod examples;
 mod extras_hardware;
 mod extras_operations;
 mod feedback;
+mod gpu;
 mod helpers;
 mod models;
+mod part2;
+mod part2_links;
 mod part3;
 mod part3_more;
 mod part4;
@@ -50,6 +57,9 @@ use super::{check, AnswerKind, Expected, Question, SplitMix, Verdict};
 use examples::{ex_240, ex_dot, ex_net};
 use extras_hardware::{x_fp8, x_int4, x_pcie, x_v6e, x_vmem};
 use extras_operations::{x_add, x_small, x_time};
+use gpu::{p12_pop1, p12_q1_2, p12_q1_3, p12_q1_4};
+use part2::{p2_pop1, p2_q1, p2_q2, p2_q3, p2_q4};
+use part2_links::{p2_q5, p2_q6};
 use part3::{p3_pop1, p3_pop2, p3_pop3, p3_q1, p3_q10, p3_q2, p3_q3, p3_q4};
 use part4::{p4_q1, p4_q3, p4_q5, p4_q7, p4_q8};
 use part5::{p5_q1, p5_q2, p5_q3};
@@ -81,6 +91,13 @@ pub(super) const BANK: &[(&str, &str, Builder)] = &[
     ("x-time", "Times with units", x_time),
     ("x-v6e", "Newer chips need bigger batches", x_v6e),
     ("x-int4", "4-bit weights", x_int4),
+    ("p2-q1", "Loading a model's weights from HBM", p2_q1),
+    ("p2-q2", "A pod's hosts, cores, FLOPs and HBM", p2_q2),
+    ("p2-q3", "A matmul over PCIe", p2_q3),
+    ("p2-q4", "An int8 matmul from HBM and from VMEM", p2_q4),
+    ("p2-q5", "A send across a slice over ICI", p2_q5),
+    ("p2-q6", "Gathering a matrix onto one chip", p2_q6),
+    ("p2-pop1", "A TPU's vector FLOPs/s", p2_pop1),
     (
         "p3-pop1",
         "An fp32 array's shard and its load time",
@@ -126,6 +143,10 @@ pub(super) const BANK: &[(&str, &str, Builder)] = &[
     ),
     ("p8-pop5", "How many chips the weights fill", p8_pop5),
     ("p8-pop6", "A decode step with HBM full", p8_pop6),
+    ("p12-q1-2", "A GPU's vector FLOPs/s", p12_q1_2),
+    ("p12-q1-3", "GPU matmul critical intensities", p12_q1_3),
+    ("p12-q1-4", "Two matmuls on one GPU", p12_q1_4),
+    ("p12-pop1", "An AllGather within a node", p12_pop1),
 ];
 
 /// Where a question's parameters come from: the book (seed 0) or a

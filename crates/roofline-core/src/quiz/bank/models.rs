@@ -23,17 +23,8 @@ pub(super) fn dense(
     tied: bool,
 ) -> ModelConfig {
     ModelConfig {
-        layers,
-        d_model: d,
-        d_ff: f,
-        heads: n,
-        kv_heads: k,
-        head_dim: h,
-        vocab: v,
         tied,
-        gated: true,
-        experts: 1.0,
-        active: 1.0,
+        ..crate::model::dense(layers, d, f, n, k, h, v)
     }
 }
 
