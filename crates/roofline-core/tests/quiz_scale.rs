@@ -281,16 +281,27 @@ fn the_scale_page_computes_the_same_answers() {
             "{seed}: {bound}"
         );
     }
-    // The matmul strategies open Strategy 2's AllReduce of the output.
+    // The matmul strategies open the sharded matmul itself (Case 2) and
+    // Strategy 2's AllReduce of the output.
     let link = encode(&question("p3-q4", 0).unwrap().opening(2));
-    for key in [
-        "view=scale",
-        "mesh=X:4",
-        "cop=allreduce",
-        "arr=bf16%5BB,F%5D",
-    ] {
+    for key in ["view=scale", "mesh=X:4", "cop=allreduce", "D_X"] {
         assert!(link.contains(key), "{key} not in {link}");
     }
+    let (case, _) = page_value("p3-q4", 0, 2, "scale-case");
+    assert_eq!(case, "2");
+    let (comms, _) = page_value("p3-q4", 0, 2, "scale-comms-time");
+    let (math, _) = page_value("p3-q4", 0, 2, "scale-math-time");
+    let t1 = comms.parse::<f64>().unwrap().max(math.parse().unwrap());
+    let said = question("p3-q4", 0)
+        .unwrap()
+        .part("c")
+        .unwrap()
+        .solution
+        .join(" ");
+    assert!(
+        said.contains(&format!("= {} µs", roofline_core::format::sig(t1 * 1e6, 3))),
+        "{said}"
+    );
     // Every part of every question opens without a notice.
     for id in mine() {
         for seed in [0, 5, 77] {

@@ -43,9 +43,9 @@ impl ScaleSetup {
     pub(super) fn opening(&self, q: &Question, part_id: &str, quiz: QuizState) -> AppState {
         let mut calc = q.calc_for(part_id).calc_state();
         if let Some(op) = &self.op {
-            // As written: the calculator reads the axes (`D_X` is D split
-            // over X) and keeps them in the link.
-            calc.op = op.clone();
+            // In the calculator's notation, which keeps the axes (`D_X`
+            // is D split over X), as the link writes it back.
+            calc.op = crate::op::Operation::parse(op).map_or_else(|_| op.clone(), |o| o.notation());
         }
         AppState {
             view: View::Scale,

@@ -204,6 +204,7 @@ pub(super) fn p3_q4(d: &mut Draw) -> Result<Question, CoreError> {
     let l = links("v5p", &mesh)?;
     let chip = crate::hardware::preset("v5p").ok_or_else(|| invalid("no chip"))?;
     let sz = sizes(&[("B", b), ("D", dd), ("F", f)]);
+    let op = "bf16[B,D]*bf16[D_X,F]->bf16[B,F]";
     // Strategy 1, the Scale page's Case 2: gather the weights, 2DF bytes,
     // then the whole matmul on each chip.
     let c = chip.peak(DType::Bf16)?;
@@ -282,10 +283,12 @@ pub(super) fn p3_q4(d: &mut Draw) -> Result<Question, CoreError> {
         parts,
         calc,
     )?;
-    // The page shows Strategy 2's AllReduce. Its sharded matmul (Case 2,
-    // `op`) waits for the calculator's link to keep an op's axes: today it
-    // writes the op without them.
-    let setup = ScaleSetup::new(reduce_state(&mesh, "X", "bf16[B,F]"));
+    // The page shows Strategy 1 as its sharded matmul (Case 2, with the
+    // alternative beside it) and Strategy 2's AllReduce as its collective.
+    let setup = ScaleSetup {
+        op: Some(op.to_string()),
+        ..ScaleSetup::new(reduce_state(&mesh, "X", "bf16[B,F]"))
+    };
     Ok(opens_scale(q, setup, None))
 }
 
