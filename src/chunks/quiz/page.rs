@@ -128,7 +128,11 @@ pub fn QuizPage(
             .map(|(i, part)| {
                 // The page that computes this part, with the question's numbers.
                 let opening = q.opening(i);
-                let on_model = opening.view == View::Model;
+                let open_label = match opening.view {
+                    View::Model => "Open in the Model page",
+                    View::Scale => "Open in the Scale page",
+                    _ => "Open in calculator",
+                };
                 let href = format!("?{}", encode(&opening));
                 let (qid_s, pid) = (qid.clone(), part.id.clone());
                 let solved_before =
@@ -148,7 +152,7 @@ pub fn QuizPage(
                         number=i + 1
                         solved_before=solved_before
                         calc_href=href
-                        on_model=on_model
+                        open_label=open_label
                         on_solved=on_solved
                         on_focus=on_focus
                         on_answered=on_answered

@@ -19,10 +19,11 @@ pub fn QuizPart(
     /// Whether it was solved before (from saved progress).
     solved_before: bool,
     /// Link that opens the page computing this part's answer (the
-    /// calculator, or the Model page), with the question's numbers.
+    /// calculator, the Model page or the Scale page), with the question's
+    /// numbers.
     calc_href: String,
-    /// Whether that page is the Model page.
-    on_model: bool,
+    /// The link's words, naming that page.
+    open_label: &'static str,
     /// Called when the part is answered right.
     on_solved: Callback<()>,
     /// Called when the learner works on this part (for the link's `part`).
@@ -159,7 +160,7 @@ pub fn QuizPart(
                     "Show answer"
                 </button>
                 <a class="calc-link" data-testid=format!("open-{}", part.id) href=calc_href>
-                    {if on_model { "Open in the Model page" } else { "Open in calculator" }}
+                    {open_label}
                 </a>
             </div>
             <p class="field-note">{kind_note}</p>

@@ -37,10 +37,12 @@ mod check;
 pub(crate) mod link;
 mod numbers;
 pub mod progress;
+mod scale_setup;
 mod setup;
 mod slip;
 
 pub use check::{check, PartState, Verdict};
+pub use scale_setup::ScaleSetup;
 
 pub use answer::{
     evaluate_formula, formulas_equivalent, match_choice, normalise_formula, parse_number,
@@ -249,6 +251,10 @@ pub struct Question {
     /// The Model page's state for a question on a whole model (Parts 4 and
     /// 7), whose answer that page computes; `None` opens the calculator.
     pub model: Option<ModelState>,
+    /// The Scale page's state for a question on a mesh of chips (Parts 3,
+    /// 5 and 6), whose answer that page computes; it opens that page with
+    /// the setup's chip and sizes and the [`Question::model`]'s model.
+    pub scale: Option<ScaleSetup>,
 }
 
 impl Question {
@@ -270,7 +276,9 @@ impl Question {
     }
 
     /// The page that computes the answer of part `index` (from 0), with
-    /// the question's numbers: the Model page with [`Question::model`]
+    /// the question's numbers: the Scale page with [`Question::scale`]
+    /// (the part's state, the setup's chip and sizes, the model), else the
+    /// Model page with [`Question::model`]
     /// (the setup's chip and chip count), else the calculator with the
     /// part's setup. The link keeps the quiz's place.
     pub fn opening(&self, index: usize) -> AppState {
@@ -280,6 +288,9 @@ impl Question {
             part: u32::try_from(index + 1).unwrap_or(1),
             seed: self.seed,
         };
+        if let Some(s) = &self.scale {
+            return s.opening(self, part_id, quiz);
+        }
         match &self.model {
             Some(m) => AppState {
                 view: View::Model,
@@ -461,11 +472,28 @@ pub const OUTLINE: &[(&str, u32)] = &[
     ("p2-q5", 2),
     ("p2-q6", 5),
     ("p2-pop1", 3),
+    ("p3-pop1", 2),
+    ("p3-pop2", 2),
+    ("p3-pop3", 3),
+    ("p3-q1", 1),
+    ("p3-q2", 3),
+    ("p3-q3", 2),
+    ("p3-q4", 3),
+    ("p3-q10", 4),
     ("p4-q1", 3),
     ("p4-q3", 2),
     ("p4-q5", 1),
     ("p4-q7", 1),
     ("p4-q8", 2),
+    ("p5-q1", 3),
+    ("p5-q2", 2),
+    ("p5-q3", 6),
+    ("p6-pop1", 2),
+    ("p6-pop2", 4),
+    ("p6-pop5", 3),
+    ("p6-pop7", 4),
+    ("p6-pop9", 4),
+    ("p6-q1", 3),
     ("p7-pop1", 2),
     ("p7-q1", 2),
     ("p7-q2", 3),
@@ -489,7 +517,10 @@ pub const OUTLINE: &[(&str, u32)] = &[
 pub const CHAPTERS: &[(&str, &str)] = &[
     ("p1", "Part 1: Rooflines"),
     ("p2", "Part 2: TPUs"),
+    ("p3", "Part 3: Sharded matrices"),
     ("p4", "Part 4: Transformers"),
+    ("p5", "Part 5: Training"),
+    ("p6", "Part 6: Training LLaMA 3"),
     ("p7", "Part 7: Inference"),
     ("p8", "Part 8: Serving LLaMA 3"),
     ("p12", "Part 12: GPUs"),

@@ -358,6 +358,7 @@ pub(super) fn question(
         parts,
         calc,
         model: None,
+        scale: None,
     })
 }
 

@@ -36,10 +36,16 @@ mod helpers;
 mod models;
 mod part2;
 mod part2_links;
+mod part3;
+mod part3_more;
 mod part4;
+mod part5;
+mod part6;
+mod part6_plan;
 mod part7;
 mod part8;
 mod practice;
+mod scales;
 mod setup;
 mod texts;
 
@@ -54,7 +60,10 @@ use extras_operations::{x_add, x_small, x_time};
 use gpu::{p12_pop1, p12_q1_2, p12_q1_3, p12_q1_4};
 use part2::{p2_pop1, p2_q1, p2_q2, p2_q3, p2_q4};
 use part2_links::{p2_q5, p2_q6};
+use part3::{p3_pop1, p3_pop2, p3_pop3, p3_q1, p3_q10, p3_q2, p3_q3, p3_q4};
 use part4::{p4_q1, p4_q3, p4_q5, p4_q7, p4_q8};
+use part5::{p5_q1, p5_q2, p5_q3};
+use part6::{p6_pop1, p6_pop2, p6_pop5, p6_pop7, p6_pop9, p6_q1};
 use part7::{p7_pop1, p7_q1, p7_q2, p7_q3, p7_q5};
 use part8::{p8_pop1, p8_pop2, p8_pop3, p8_pop4, p8_pop5, p8_pop6};
 use practice::{q1, q2, q3, q4, q5};
@@ -105,11 +114,36 @@ bank! {
     ("p2-q5", "A send across a slice over ICI", p2_q5),
     ("p2-q6", "Gathering a matrix onto one chip", p2_q6),
     ("p2-pop1", "A TPU's vector FLOPs/s", p2_pop1),
+    (
+        "p3-pop1",
+        "An fp32 array's shard and its load time",
+        p3_pop1,
+    ),
+    ("p3-pop2", "An int8 array copied along an axis", p3_pop2),
+    (
+        "p3-pop3",
+        "An AllGather on an axis without wraparound",
+        p3_pop3,
+    ),
+    ("p3-q1", "Copies of an array split over one axis", p3_q1),
+    ("p3-q2", "Gathers and a reduce on a v4p cube", p3_q2),
+    ("p3-q3", "A latency-bound AllGather", p3_q3),
+    ("p3-q4", "Gather the weights or reduce the output?", p3_q4),
+    ("p3-q10", "Where an AllToAll's 4 comes from", p3_q10),
     ("p4-q1", "A model's parameters and KV cache", p4_q1),
     ("p4-q3", "The FLOPs of a contraction", p4_q3),
     ("p4-q5", "When attention's FLOPs catch up", p4_q5),
     ("p4-q7", "A training run's utilisation", p4_q7),
     ("p4-q8", "The batch an MoE needs", p4_q8),
+    ("p5-q1", "LLaMA-2-13B's parameters", p5_q1),
+    ("p5-q2", "Training memory without parallelism", p5_q2),
+    ("p5-q3", "DP, FSDP or FSDP + TP on a v5p slice", p5_q3),
+    ("p6-pop1", "LLaMA-3-70B's parameters", p6_pop1),
+    ("p6-pop2", "Training FLOPs and days", p6_pop2),
+    ("p6-pop5", "The fewest chips, and memory a chip", p6_pop5),
+    ("p6-pop7", "FSDP alone on a v5p pod", p6_pop7),
+    ("p6-pop9", "FSDP + TP on a v5p pod", p6_pop9),
+    ("p6-q1", "Four pods over DCN", p6_q1),
     ("p7-pop1", "A decode step's lower bound", p7_pop1),
     ("p7-q1", "The chapter's model: size and KV cache", p7_q1),
     ("p7-q2", "The largest batch that fits", p7_q2),
