@@ -5,6 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { serveAndLaunch, openPage, screenshot } from './harness.mjs';
+import { verdict, dataValue, near } from './quiz-helpers.mjs';
 
 let server;
 let browser;
@@ -13,12 +14,7 @@ serveAndLaunch((s, b) => {
   browser = b;
 });
 
-const verdict = (page, part) => page.textContent(`[data-testid="part-${part}"] .verdict`);
-const modelValue = async (page, key) => {
-  await page.waitForSelector(`[data-testid="model-${key}"][data-value]:not([data-value=""])`);
-  return Number(await page.getAttribute(`[data-testid="model-${key}"]`, 'data-value'));
-};
-const near = (got, want, what) => assert.ok(Math.abs(got - want) <= 1e-9 * Math.abs(want), `${what}: ${got} vs ${want}`);
+const modelValue = async (page, key) => Number(await dataValue(page, `model-${key}`));
 
 test('Part 4: the book rounded answer passes with a note, and the link opens the model it counts', async () => {
   const { page, context, problems } = await openPage(browser, `${server.url}?v=1&view=quiz&q=p4-q1`);

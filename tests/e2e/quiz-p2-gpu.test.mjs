@@ -6,6 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { serveAndLaunch, openPage, screenshot } from './harness.mjs';
+import { verdict, dataValue, near } from './quiz-helpers.mjs';
 
 let server;
 let browser;
@@ -14,12 +15,7 @@ serveAndLaunch((s, b) => {
   browser = b;
 });
 
-const verdict = (page, part) => page.textContent(`[data-testid="part-${part}"] .verdict`);
-const result = async (page, key) => {
-  await page.waitForSelector(`[data-testid="result-${key}"][data-value]:not([data-value=""])`);
-  return Number(await page.getAttribute(`[data-testid="result-${key}"]`, 'data-value'));
-};
-const near = (got, want, what) => assert.ok(Math.abs(got - want) <= 1e-9 * Math.abs(want), `${what}: ${got} vs ${want}`);
+const result = async (page, key) => Number(await dataValue(page, `result-${key}`));
 
 test('Part 2: the int8 matmul on a v5e, the book rounded crossing noted, and the calculator finds the same batch', async () => {
   const { page, context, problems } = await openPage(browser, `${server.url}?v=1&view=quiz&q=p2-q4`);

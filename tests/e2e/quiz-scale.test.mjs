@@ -5,6 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { serveAndLaunch, openPage, screenshot } from './harness.mjs';
+import { verdict, dataValue, near } from './quiz-helpers.mjs';
 
 let server;
 let browser;
@@ -13,12 +14,6 @@ serveAndLaunch((s, b) => {
   browser = b;
 });
 
-const verdict = (page, part) => page.textContent(`[data-testid="part-${part}"] .verdict`);
-const scaleValue = async (page, id) => {
-  await page.waitForSelector(`[data-testid="${id}"][data-value]:not([data-value=""])`);
-  return page.getAttribute(`[data-testid="${id}"]`, 'data-value');
-};
-const near = (got, want, what) => assert.ok(Math.abs(got - want) <= 1e-9 * Math.abs(want), `${what}: ${got} vs ${want}`);
 
 /** Types `answer` into part `part` and checks it. */
 async function answer(page, part, text) {
@@ -53,8 +48,8 @@ test('Part 3: an AllGather on a v4p cube, and its link opens the Scale page on t
     // V = 2·1024·4096/4 bytes; each chip receives 3/4 of it at 9e10 bytes/s
     // (both ways), after 2 hops of 1 µs.
     const v = (2 * 1024 * 4096) / 4;
-    near(Number(await scaleValue(page, 'scale-coll-bytes')), (3 / 4) * v, 'bytes a chip');
-    near(Number(await scaleValue(page, 'scale-coll-time')), ((3 / 4) * v) / 9e10 + 2e-6, 'time');
+    near(Number(await dataValue(page, 'scale-coll-bytes')), (3 / 4) * v, 'bytes a chip');
+    near(Number(await dataValue(page, 'scale-coll-time')), ((3 / 4) * v) / 9e10 + 2e-6, 'time');
     assert.deepEqual(problems, []);
   } finally {
     await context.close();
@@ -79,10 +74,10 @@ test('Part 5: the step time of FSDP + TP, and its link opens the plan on a v5p s
       assert.ok(url.includes(key), `${key} in ${url}`);
     }
     const p = 40 * (3 * 5120 * 13824 + 4 * 5120 * 40 * 128 + 2 * 5120) + 2 * 32000 * 5120;
-    near(Number(await scaleValue(page, 'train-params')), p, 'parameters');
-    near(Number(await scaleValue(page, 'train-step-time')), (6 * 3e6 * p) / (4096 * 4.59e14 * 0.4), 'step time');
-    near(Number(await scaleValue(page, 'train-x-opt')), Math.sqrt((3e6 * 2 * 4096) / 13824), 'X_opt');
-    assert.equal(await scaleValue(page, 'train-bound'), 'compute');
+    near(Number(await dataValue(page, 'train-params')), p, 'parameters');
+    near(Number(await dataValue(page, 'train-step-time')), (6 * 3e6 * p) / (4096 * 4.59e14 * 0.4), 'step time');
+    near(Number(await dataValue(page, 'train-x-opt')), Math.sqrt((3e6 * 2 * 4096) / 13824), 'X_opt');
+    assert.equal(await dataValue(page, 'train-bound'), 'compute');
     assert.deepEqual(problems, []);
   } finally {
     await context.close();
@@ -106,7 +101,7 @@ test('Part 6: four pods over DCN, and the Scale page computes the app\'s answer'
     for (const key of ['view=scale', 'model=llama3-70b', 'strat=pods', 'pods=4', 'mesh=X%3A16%2CY%3A20%2CZ%3A28']) {
       assert.ok(url.includes(key) || decodeURIComponent(url).includes(decodeURIComponent(key)), `${key} in ${url}`);
     }
-    const days = await scaleValue(page, 'train-days');
+    const days = await dataValue(page, 'train-days');
     assert.ok(Number(days) > 1 && Number(days) < 100, `days ${days}`);
     // Back in the quiz, the page's own days are the right answer.
     await page.goBack();

@@ -5,6 +5,9 @@
 //! its numbers.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod quiz_common;
+use quiz_common::{all_pass, mistakes_named, verdict};
+
 use roofline_core::pages::View;
 use roofline_core::quiz::{by_chapter, chapter_of, check, ids, question, Verdict, OUTLINE};
 use roofline_core::url::{decode_with, encode};
@@ -15,14 +18,6 @@ fn chapter_ids() -> Vec<&'static str> {
         .into_iter()
         .filter(|id| chapter_of(id) != "p1")
         .collect()
-}
-
-fn verdict(id: &str, part: &str, answer: &str) -> Verdict {
-    let q = question(id, 0).unwrap_or_else(|| panic!("no question {id}"));
-    let p = q
-        .part(part)
-        .unwrap_or_else(|| panic!("no part {id}/{part}"));
-    check(p, answer)
 }
 
 /// The book's printed answers, as the book prints them (rounded where it
@@ -69,10 +64,7 @@ fn the_books_printed_answers_pass() {
         ("p8-pop5", "b", "4.38"),
         ("p8-pop6", "a", "19ms"),
     ];
-    for (id, part, answer) in printed {
-        let v = verdict(id, part, answer);
-        assert!(v.is_right(), "{id}/{part}: the book's '{answer}' got {v:?}");
-    }
+    all_pass(&printed);
     // The book's 16e9 rounds D and F: accepted, with a note that says so.
     match verdict("p4-q1", "a", "16e9") {
         Verdict::RightWithNote { note } => assert!(note.contains("rounded"), "{note}"),
@@ -142,14 +134,7 @@ fn each_known_mistake_gets_its_concept() {
         // A percentage where a fraction is asked.
         ("p4-q7", "a", "21.6", "fraction"),
     ];
-    for (id, part, answer, concept) in mistakes {
-        match verdict(id, part, answer) {
-            Verdict::Wrong { hint } => {
-                assert!(hint.contains(concept), "{id}/{part} '{answer}': {hint}")
-            }
-            other => panic!("{id}/{part} '{answer}' should be wrong, got {other:?}"),
-        }
-    }
+    mistakes_named(&mistakes);
 }
 
 /// Every seed from 0 to 50 builds its own variant (none falls back to the

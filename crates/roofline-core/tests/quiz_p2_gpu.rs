@@ -5,17 +5,12 @@
 //! computes the same answers.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use roofline_core::pages::View;
-use roofline_core::quiz::{by_chapter, check, question, Expected, Question, Verdict};
-use roofline_core::{analyze, critical_size, CriticalSize, LevelKind};
+mod quiz_common;
+use quiz_common::{all_pass, mistakes_named, pass_with_note, verdict};
 
-fn verdict(id: &str, part: &str, answer: &str) -> Verdict {
-    let q = question(id, 0).unwrap_or_else(|| panic!("no question {id}"));
-    let p = q
-        .part(part)
-        .unwrap_or_else(|| panic!("no part {id}/{part}"));
-    check(p, answer)
-}
+use roofline_core::pages::View;
+use roofline_core::quiz::{by_chapter, question, Expected, Question};
+use roofline_core::{analyze, critical_size, CriticalSize, LevelKind};
 
 fn value(q: &Question, part: &str) -> f64 {
     match q.part(part).unwrap().expected {
@@ -70,24 +65,16 @@ fn the_books_printed_answers_pass() {
         ("p12-pop1", "a", "65us"),
         ("p12-pop1", "a", "75us"),
     ];
-    for (id, part, answer) in printed {
-        let v = verdict(id, part, answer);
-        assert!(v.is_right(), "{id}/{part} '{answer}': {v:?}");
-    }
+    all_pass(&printed);
     // Where the book rounded its counts or took A as 16e9 bytes, the
     // answer passes with a note giving the exact one.
-    for (id, part, answer, says) in [
+    pass_with_note(&[
         ("p2-q4", "a", "267", "1.3e8"),
         ("p2-q6", "a", "62.5ms", "16e9"),
         ("p2-q6", "b", "167ms", "16e9"),
         ("p2-q6", "e", "167ms", "16e9"),
         ("p12-pop1", "a", "75us", "(N − 1)/N"),
-    ] {
-        match verdict(id, part, answer) {
-            Verdict::RightWithNote { note } => assert!(note.contains(says), "{id}: {note}"),
-            other => panic!("{id}/{part} '{answer}': {other:?}"),
-        }
-    }
+    ]);
     // The app's own part: a real D leaves the PCIe matmul bandwidth-bound.
     assert!(verdict("p2-q3", "c", "no").is_right());
 }
@@ -135,14 +122,7 @@ fn each_known_mistake_gets_its_concept() {
         ("p2-q1", "a", "6.25e9", "bf16"),
         ("p2-q6", "c", "41.9ms", "int8"),
     ];
-    for (id, part, answer, concept) in mistakes {
-        match verdict(id, part, answer) {
-            Verdict::Wrong { hint } => {
-                assert!(hint.contains(concept), "{id}/{part} '{answer}': {hint}")
-            }
-            other => panic!("{id}/{part} '{answer}' should be wrong, got {other:?}"),
-        }
-    }
+    mistakes_named(&mistakes);
 }
 
 /// Part 2 and Part 12 are listed in part-number order among the

@@ -5,18 +5,13 @@
 //! where the page computes the question's own answers.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod quiz_common;
+use quiz_common::{all_pass, mistakes_named, pass_with_note};
+
 use roofline_core::pages::View;
-use roofline_core::quiz::{by_chapter, check, question, Verdict, OUTLINE};
+use roofline_core::quiz::{by_chapter, check, question, OUTLINE};
 use roofline_core::scale::{evaluate_scale, read_query};
 use roofline_core::url::{decode_with, encode};
-
-fn verdict(id: &str, part: &str, answer: &str) -> Verdict {
-    let q = question(id, 0).unwrap_or_else(|| panic!("no question {id}"));
-    let p = q
-        .part(part)
-        .unwrap_or_else(|| panic!("no part {id}/{part}"));
-    check(p, answer)
-}
 
 fn mine() -> Vec<&'static str> {
     by_chapter()
@@ -99,26 +94,17 @@ fn the_books_printed_answers_pass() {
         ("p6-q1", "a", "73,440"),
         ("p6-q1", "b", "compute-bound"),
     ];
-    for (id, part, answer) in printed {
-        let v = verdict(id, part, answer);
-        assert!(v.is_right(), "{id}/{part}: the book's '{answer}' got {v:?}");
-    }
+    all_pass(&printed);
     // Where the book rounds, or changed a number, the other answer passes
     // with a note that says which.
-    for (id, part, answer, says) in [
+    pass_with_note(&[
         ("p6-q1", "a", "71000", "71,000"),
         ("p3-q2", "a", "19.5us", "Scale page"),
         ("p3-pop3", "c", "5.2us", "Scale page"),
         ("p6-pop5", "b", "228", ""),
         ("p6-pop9", "b", "1548", "8192 chips"),
         ("p3-pop1", "b", "308ns", ""),
-    ] {
-        match verdict(id, part, answer) {
-            Verdict::RightWithNote { note } => assert!(note.contains(says), "{id}: {note}"),
-            Verdict::Right if says.is_empty() => {}
-            other => panic!("{id}/{part} '{answer}': {other:?}"),
-        }
-    }
+    ]);
 }
 
 /// The readers' known mistakes, and the chapters' own, get the concept.
@@ -168,14 +154,7 @@ fn each_known_mistake_gets_its_concept() {
         ("p6-pop7", "c", "73440", "DCN"),
         ("p3-q4", "c", "strategy 1", "AllReduce's 2"),
     ];
-    for (id, part, answer, concept) in mistakes {
-        match verdict(id, part, answer) {
-            Verdict::Wrong { hint } => {
-                assert!(hint.contains(concept), "{id}/{part} '{answer}': {hint}")
-            }
-            other => panic!("{id}/{part} '{answer}' should be wrong, got {other:?}"),
-        }
-    }
+    mistakes_named(&mistakes);
 }
 
 /// Every seed from 0 to 60 builds its own variant of each question, whose
