@@ -23,6 +23,7 @@ pub mod measure;
 pub mod model;
 pub mod network;
 pub mod quiz;
+pub mod quiz_book;
 pub mod scale;
 pub mod storage;
 pub mod svg;

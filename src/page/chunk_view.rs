@@ -44,7 +44,7 @@ enum Download {
 
 /// Polls `fut` once: its output if it is already done (a chunk that is in),
 /// else `None`. Takes a `dyn` future, so it is compiled once.
-fn poll_once<T>(fut: Pin<&mut dyn Future<Output = T>>) -> Option<T> {
+pub fn poll_once<T>(fut: Pin<&mut dyn Future<Output = T>>) -> Option<T> {
     match fut.poll(&mut Context::from_waker(Waker::noop())) {
         Poll::Ready(v) => Some(v),
         Poll::Pending => None,

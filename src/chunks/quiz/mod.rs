@@ -5,6 +5,7 @@
 pub mod chart;
 pub mod page;
 pub mod part;
+pub mod shelves;
 
 use leptos::prelude::*;
 use leptos::wasm_split::wasm_split;

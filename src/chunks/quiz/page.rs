@@ -7,12 +7,13 @@ use std::sync::Arc;
 use crate::page::shown::shown;
 use leptos::prelude::*;
 use roofline_core::pages::View;
-use roofline_core::quiz::{by_chapter, next_seed, progress::Progress, question};
+use roofline_core::quiz::{by_chapter, next_seed, progress::Progress, Question};
 use roofline_core::state::QuizState;
 use roofline_core::url::encode;
 
 use crate::chunks::quiz::chart::{ChartPart, QuizChart};
 use crate::chunks::quiz::part::QuizPart;
+use crate::chunks::quiz::shelves::{built_now, question_view};
 use crate::chunks::storage;
 
 /// The question list with progress, and the current question's parts.
@@ -32,13 +33,8 @@ pub fn QuizPage(
     // Only a new question or seed re-creates the parts (not the focused part).
     let key = Memo::new(move |_| quiz.with(|q| (q.question.clone(), q.seed)));
     let generation = RwSignal::new(0u32);
-    // Behind an `Arc`: the parts read the question without copying it.
-    let current = Memo::new(move |_| {
-        let (id, seed) = key.get();
-        question(&id, seed)
-            .or_else(|| question("q1", 0))
-            .map(Arc::new)
-    });
+    // The setup shown, which "New numbers" must change.
+    let shown_setup = StoredValue::new(None::<String>);
     let list = move || {
         let selected = quiz.with(|q| q.question.clone());
         // Titles and part counts without building the questions, by chapter.
@@ -90,11 +86,12 @@ pub fn QuizPage(
             })
             .collect_view()
     };
-    let body = move || {
-        let _ = generation.get();
-        let Some(q) = current.get() else {
+    // Behind an `Arc`: the parts read the question without copying it.
+    let render = move |q: Option<Arc<Question>>| {
+        let Some(q) = q else {
             return view! { <p>"No such question."</p> }.into_any();
         };
+        shown_setup.set_value(Some(q.setup.clone()));
         let qid = q.id.clone();
         let seed = q.seed;
         // A question with a chart shows it once a part has been answered
@@ -174,6 +171,11 @@ pub fn QuizPage(
         }
         .into_any()
     };
+    let body = move || {
+        let _ = generation.get();
+        let (id, seed) = key.get();
+        question_view(id, seed, render)
+    };
     view! {
         <div class="quiz layout">
             <style>{ANSWER_STYLE}</style>
@@ -205,11 +207,11 @@ pub fn QuizPage(
                         data-testid="new-numbers"
                         on:click=move |_| {
                             // A variant may draw the same numbers: skip those.
-                            let shown = current.with_untracked(|q| q.as_ref().map(|q| q.setup.clone()));
+                            let shown = shown_setup.get_value();
                             quiz.update(|s| {
                                 let mut seed = next_seed(s.seed);
                                 for _ in 0..16 {
-                                    let setup = question(&s.question, seed).map(|q| q.setup);
+                                    let setup = built_now(&s.question, seed).map(|q| q.setup);
                                     if setup.is_some() && setup != shown {
                                         break;
                                     }

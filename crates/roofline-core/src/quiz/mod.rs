@@ -39,10 +39,12 @@ mod numbers;
 pub mod progress;
 mod scale_setup;
 mod setup;
+pub mod shelf;
 mod slip;
 
 pub use check::{check, PartState, Verdict};
 pub use scale_setup::ScaleSetup;
+pub use shelf::{shelf_of, Shelf};
 
 pub use answer::{
     evaluate_formula, formulas_equivalent, match_choice, normalise_formula, parse_number,
@@ -404,16 +406,20 @@ impl CalcSetup {
     }
 }
 
-/// The id of every question, in the order of the chapter, then the extras.
+/// The id of every question, by chapter in the order of [`CHAPTERS`], and
+/// in the bank's order within a chapter.
 pub fn ids() -> Vec<&'static str> {
-    bank::BANK.iter().map(|(id, _)| *id).collect()
+    by_chapter()
+        .into_iter()
+        .flat_map(|c| c.questions.into_iter().map(|(id, _, _)| id))
+        .collect()
 }
 
 /// The question `id` with the numbers of `seed` (0: the book's own). `None`
-/// if there is no such question.
+/// if there is no such question. It reaches every shelf's builders: the
+/// web app calls the shelf's own function instead ([`shelf`]).
 pub fn question(id: &str, seed: u64) -> Option<Question> {
-    let &(id, title) = bank::BANK.iter().find(|(i, _)| *i == id)?;
-    bank::build(id, title, seed)
+    shelf::any(id, seed)
 }
 
 /// Each question's id, title and number of parts, without building any

@@ -68,101 +68,98 @@ use part7::{p7_pop1, p7_q1, p7_q2, p7_q3, p7_q5};
 use part8::{p8_pop1, p8_pop2, p8_pop3, p8_pop4, p8_pop5, p8_pop6};
 use practice::{q1, q2, q3, q4, q5};
 
-/// Writes the table of questions ([`BANK`]: id and title) and [`run`],
-/// which calls a question's builder by its id. The builders are called by
-/// name in a `match`, not kept as function pointers: a pointer to a
-/// chunk's function costs the first load a stub (wasm-split's), so each
-/// question would grow the first load.
+/// Writes the table of questions ([`BANK`]: id and title) and, for each
+/// shelf, a function (named after it) that calls one of its questions'
+/// builders by id. The builders are called by name in a `match`, not kept
+/// as function pointers: a pointer to a chunk's function costs the first
+/// load a stub (wasm-split's), so each question would grow the first load.
+/// One function per shelf, so that the web app's chunk for a shelf reaches
+/// that shelf's builders only ([`super::Shelf`]).
 macro_rules! bank {
-    ($(($id:literal, $title:expr, $builder:ident $(,)?)),* $(,)?) => {
+    ($($shelf:ident: [$(($id:literal, $title:expr, $builder:ident $(,)?)),* $(,)?]),* $(,)?) => {
         /// Every question (id, title), in the chapters' order. The titles
         /// are here, not in the builders, so that the quiz can list the
         /// questions without building them.
-        pub(super) const BANK: &[(&str, &str)] = &[$(($id, $title)),*];
+        pub(super) const BANK: &[(&str, &str)] = &[$($(($id, $title)),*),*];
 
-        /// Builds question `id` from the draw `d`; `None` for no such id.
-        fn run(id: &str, d: &mut Draw) -> Option<Result<Question, CoreError>> {
-            Some(match id {
-                $($id => $builder(d),)*
-                _ => return None,
-            })
-        }
+        $(
+            /// Builds question `id` of this shelf from the draw `d`; `None`
+            /// for no such id on the shelf.
+            pub(super) fn $shelf(id: &str, d: &mut Draw) -> Option<Result<Question, CoreError>> {
+                Some(match id {
+                    $($id => $builder(d),)*
+                    _ => return None,
+                })
+            }
+        )*
     };
 }
 
 bank! {
-    ("ex-dot", "Intensity of a dot product", ex_dot),
-    ("ex-240", "When a bf16 matmul turns compute-bound", ex_240),
-    ("ex-net", "A matmul split over chips", ex_net),
-    ("q1", "An int8 matmul", q1),
-    ("q2", "int8 weights, bf16 activations", q2),
-    ("q3", "Reading the crossover from the chart", q3),
-    ("q4", "A matrix per example", q4),
-    ("q5", "GPU spec sheets: dense or sparse?", q5),
-    ("x-fp8", "A low-precision matmul", x_fp8),
-    ("x-vmem", "Weights in VMEM", x_vmem),
-    ("x-pcie", "Weights offloaded to the host", x_pcie),
-    ("x-add", "An elementwise add", x_add),
-    ("x-small", "When the approximation fails", x_small),
-    ("x-time", "Times with units", x_time),
-    ("x-v6e", "Newer chips need bigger batches", x_v6e),
-    ("x-int4", "4-bit weights", x_int4),
-    ("p2-q1", "Loading a model's weights from HBM", p2_q1),
-    ("p2-q2", "A pod's hosts, cores, FLOPs and HBM", p2_q2),
-    ("p2-q3", "A matmul over PCIe", p2_q3),
-    ("p2-q4", "An int8 matmul from HBM and from VMEM", p2_q4),
-    ("p2-q5", "A send across a slice over ICI", p2_q5),
-    ("p2-q6", "Gathering a matrix onto one chip", p2_q6),
-    ("p2-pop1", "A TPU's vector FLOPs/s", p2_pop1),
-    (
-        "p3-pop1",
-        "An fp32 array's shard and its load time",
-        p3_pop1,
-    ),
-    ("p3-pop2", "An int8 array copied along an axis", p3_pop2),
-    (
-        "p3-pop3",
-        "An AllGather on an axis without wraparound",
-        p3_pop3,
-    ),
-    ("p3-q1", "Copies of an array split over one axis", p3_q1),
-    ("p3-q2", "Gathers and a reduce on a v4p cube", p3_q2),
-    ("p3-q3", "A latency-bound AllGather", p3_q3),
-    ("p3-q4", "Gather the weights or reduce the output?", p3_q4),
-    ("p3-q10", "Where an AllToAll's 4 comes from", p3_q10),
-    ("p4-q1", "A model's parameters and KV cache", p4_q1),
-    ("p4-q3", "The FLOPs of a contraction", p4_q3),
-    ("p4-q5", "When attention's FLOPs catch up", p4_q5),
-    ("p4-q7", "A training run's utilisation", p4_q7),
-    ("p4-q8", "The batch an MoE needs", p4_q8),
-    ("p5-q1", "LLaMA-2-13B's parameters", p5_q1),
-    ("p5-q2", "Training memory without parallelism", p5_q2),
-    ("p5-q3", "DP, FSDP or FSDP + TP on a v5p slice", p5_q3),
-    ("p6-pop1", "LLaMA-3-70B's parameters", p6_pop1),
-    ("p6-pop2", "Training FLOPs and days", p6_pop2),
-    ("p6-pop5", "The fewest chips, and memory a chip", p6_pop5),
-    ("p6-pop7", "FSDP alone on a v5p pod", p6_pop7),
-    ("p6-pop9", "FSDP + TP on a v5p pod", p6_pop9),
-    ("p6-q1", "Four pods over DCN", p6_q1),
-    ("p7-pop1", "A decode step's lower bound", p7_pop1),
-    ("p7-q1", "The chapter's model: size and KV cache", p7_q1),
-    ("p7-q2", "The largest batch that fits", p7_q2),
-    ("p7-q3", "Reading every weight once", p7_q3),
-    ("p7-q5", "The chapter's model as an MoE", p7_q5),
-    ("p8-pop1", "KV caches and the chips that hold them", p8_pop1),
-    ("p8-pop2", "The memory of a batch", p8_pop2),
-    ("p8-pop3", "Step time and throughput per chip", p8_pop3),
-    (
-        "p8-pop4",
-        "The critical batch for three data types",
-        p8_pop4,
-    ),
-    ("p8-pop5", "How many chips the weights fill", p8_pop5),
-    ("p8-pop6", "A decode step with HBM full", p8_pop6),
-    ("p12-q1-2", "A GPU's vector FLOPs/s", p12_q1_2),
-    ("p12-q1-3", "GPU matmul critical intensities", p12_q1_3),
-    ("p12-q1-4", "Two matmuls on one GPU", p12_q1_4),
-    ("p12-pop1", "An AllGather within a node", p12_pop1),
+    roofline: [
+        ("ex-dot", "Intensity of a dot product", ex_dot),
+        ("ex-240", "When a bf16 matmul turns compute-bound", ex_240),
+        ("ex-net", "A matmul split over chips", ex_net),
+        ("q1", "An int8 matmul", q1),
+        ("q2", "int8 weights, bf16 activations", q2),
+        ("q3", "Reading the crossover from the chart", q3),
+        ("q4", "A matrix per example", q4),
+        ("q5", "GPU spec sheets: dense or sparse?", q5),
+        ("x-fp8", "A low-precision matmul", x_fp8),
+        ("x-vmem", "Weights in VMEM", x_vmem),
+        ("x-pcie", "Weights offloaded to the host", x_pcie),
+        ("x-add", "An elementwise add", x_add),
+        ("x-small", "When the approximation fails", x_small),
+        ("x-time", "Times with units", x_time),
+        ("x-v6e", "Newer chips need bigger batches", x_v6e),
+        ("x-int4", "4-bit weights", x_int4),
+    ],
+    book: [
+        ("p2-q1", "Loading a model's weights from HBM", p2_q1),
+        ("p2-q2", "A pod's hosts, cores, FLOPs and HBM", p2_q2),
+        ("p2-q3", "A matmul over PCIe", p2_q3),
+        ("p2-q4", "An int8 matmul from HBM and from VMEM", p2_q4),
+        ("p2-q5", "A send across a slice over ICI", p2_q5),
+        ("p2-q6", "Gathering a matrix onto one chip", p2_q6),
+        ("p2-pop1", "A TPU's vector FLOPs/s", p2_pop1),
+        ( "p3-pop1", "An fp32 array's shard and its load time", p3_pop1, ),
+        ("p3-pop2", "An int8 array copied along an axis", p3_pop2),
+        ( "p3-pop3", "An AllGather on an axis without wraparound", p3_pop3, ),
+        ("p3-q1", "Copies of an array split over one axis", p3_q1),
+        ("p3-q2", "Gathers and a reduce on a v4p cube", p3_q2),
+        ("p3-q3", "A latency-bound AllGather", p3_q3),
+        ("p3-q4", "Gather the weights or reduce the output?", p3_q4),
+        ("p3-q10", "Where an AllToAll's 4 comes from", p3_q10),
+        ("p4-q1", "A model's parameters and KV cache", p4_q1),
+        ("p4-q3", "The FLOPs of a contraction", p4_q3),
+        ("p4-q5", "When attention's FLOPs catch up", p4_q5),
+        ("p4-q7", "A training run's utilisation", p4_q7),
+        ("p4-q8", "The batch an MoE needs", p4_q8),
+        ("p5-q1", "LLaMA-2-13B's parameters", p5_q1),
+        ("p5-q2", "Training memory without parallelism", p5_q2),
+        ("p5-q3", "DP, FSDP or FSDP + TP on a v5p slice", p5_q3),
+        ("p6-pop1", "LLaMA-3-70B's parameters", p6_pop1),
+        ("p6-pop2", "Training FLOPs and days", p6_pop2),
+        ("p6-pop5", "The fewest chips, and memory a chip", p6_pop5),
+        ("p6-pop7", "FSDP alone on a v5p pod", p6_pop7),
+        ("p6-pop9", "FSDP + TP on a v5p pod", p6_pop9),
+        ("p6-q1", "Four pods over DCN", p6_q1),
+        ("p7-pop1", "A decode step's lower bound", p7_pop1),
+        ("p7-q1", "The chapter's model: size and KV cache", p7_q1),
+        ("p7-q2", "The largest batch that fits", p7_q2),
+        ("p7-q3", "Reading every weight once", p7_q3),
+        ("p7-q5", "The chapter's model as an MoE", p7_q5),
+        ("p8-pop1", "KV caches and the chips that hold them", p8_pop1),
+        ("p8-pop2", "The memory of a batch", p8_pop2),
+        ("p8-pop3", "Step time and throughput per chip", p8_pop3),
+        ( "p8-pop4", "The critical batch for three data types", p8_pop4, ),
+        ("p8-pop5", "How many chips the weights fill", p8_pop5),
+        ("p8-pop6", "A decode step with HBM full", p8_pop6),
+        ("p12-q1-2", "A GPU's vector FLOPs/s", p12_q1_2),
+        ("p12-q1-3", "GPU matmul critical intensities", p12_q1_3),
+        ("p12-q1-4", "Two matmuls on one GPU", p12_q1_4),
+        ("p12-pop1", "An AllGather within a node", p12_pop1),
+    ],
 }
 
 /// Where a question's parameters come from: the book (seed 0) or a
@@ -202,12 +199,17 @@ fn fnv(id: &str) -> u64 {
     })
 }
 
-/// Builds question `id`, titled `title`, for `seed`: the book's numbers for 0, else a
+/// Builds question `id`, titled `title`, for `seed` with `shelf`, one of
+/// the shelf functions the table writes: the book's numbers for 0, else a
 /// variant (a few draws are tried until one passes every check; if none
-/// does, the book's numbers).
-pub(super) fn build(id: &str, title: &str, seed: u64) -> Option<Question> {
+/// does, the book's numbers). Generic, not a function pointer, so that each
+/// shelf's chunk holds its own copy and reaches no other shelf.
+pub(super) fn build<F>(shelf: F, id: &str, title: &str, seed: u64) -> Option<Question>
+where
+    F: Fn(&str, &mut Draw) -> Option<Result<Question, CoreError>>,
+{
     let built = |d: &mut Draw| {
-        run(id, d)
+        shelf(id, d)
             .unwrap_or_else(|| Err(invalid("no such question")))
             .map(|mut q| {
                 q.title = title.to_string();
