@@ -1,5 +1,4 @@
-//! The later questions of the sharding chapter (Part 3, problems 5 to 7
-//! and 9) and the training chapter's LLaMA-3-405B problem (Part 6,
+//! The later questions of the sharding chapter (Part 3, problems 5 to 9) and the training chapter's LLaMA-3-405B problem (Part 6,
 //! problem 2): the book's printed answers pass, the app's worked answers
 //! (where the book gives none) are the hand-computed numbers, the readers'
 //! known mistakes get the concept they miss, every variant builds, and the
@@ -14,7 +13,7 @@ use roofline_core::quiz::{by_chapter, check, question, Expected, OUTLINE};
 use roofline_core::scale::{evaluate_scale, read_query};
 use roofline_core::url::{decode_with, encode};
 
-const MINE: [&str; 5] = ["p3-q5", "p3-q6", "p3-q7", "p3-q9", "p6-q2"];
+const MINE: [&str; 6] = ["p3-q5", "p3-q6", "p3-q7", "p3-q8", "p3-q9", "p6-q2"];
 
 /// The new rows sit in the book's order within their chapters.
 #[test]
@@ -28,7 +27,9 @@ fn the_rows_sit_in_the_books_order() {
     };
     let p3 = ids("p3");
     let at = |v: &[&str], id: &str| v.iter().position(|x| *x == id).unwrap();
-    let order = ["p3-q4", "p3-q5", "p3-q6", "p3-q7", "p3-q9", "p3-q10"];
+    let order = [
+        "p3-q4", "p3-q5", "p3-q6", "p3-q7", "p3-q8", "p3-q9", "p3-q10",
+    ];
     for w in order.windows(2) {
         assert!(at(&p3, w[0]) < at(&p3, w[1]), "{p3:?}");
     }
@@ -81,6 +82,13 @@ fn the_apps_worked_answers_are_the_hand_computed_ones() {
     let (b, d, f) = (128.0, 8192.0, 32768.0);
     let math7 = 4.0 * b * d * f / 4.0 / 1.97e14;
     let comms7 = 2.0 * (0.75 * 2.0 * b * d / 9e10 + 2e-6);
+    // p3-q8 on v5e 8x16 over the wrapped 16 (9e10 both ways), N = 8192,
+    // M = 2048: V = 2NM; the gather (15/16)·V/W + 8 hops = 358 µs; the
+    // AllReduce twice that; the AllToAll V/(4W) + 8 hops = 101 µs.
+    let v8 = 2.0 * 8192.0 * 2048.0;
+    let gat8 = 15.0 / 16.0 * v8 / 9e10 + 8e-6;
+    let red8 = 2.0 * (15.0 / 16.0 * v8 / 9e10 + 8e-6);
+    let a2a8 = v8 / (4.0 * 9e10) + 8e-6;
     // p3-q9 on a v5p ring of 8 (1.8e11 both ways), N = K = 4096: the
     // ReduceScatter of O, (7/8)·2NK/W + 4 hops = 167 µs.
     let rs9 = 0.875 * 2.0 * 4096f64.powi(2) / 1.8e11 + 4e-6;
@@ -101,6 +109,11 @@ fn the_apps_worked_answers_are_the_hand_computed_ones() {
         ("p3-q7", "d", format!("{math7:e} s")),
         ("p3-q7", "e", format!("{comms7:e} s")),
         ("p3-q7", "f", "compute-bound".into()),
+        ("p3-q8", "a", "AllReduce".into()),
+        ("p3-q8", "b", "ReduceScatter".into()),
+        ("p3-q8", "c", format!("{gat8:e} s")),
+        ("p3-q8", "d", format!("{red8:e} s")),
+        ("p3-q8", "e", format!("{a2a8:e} s")),
         ("p3-q9", "d", format!("{rs9:e} s")),
         ("p6-q2", "a", format!("{p:e}")),
         ("p6-q2", "b", format!("{:e}", 6.0 * p)),
@@ -117,7 +130,7 @@ fn the_apps_worked_answers_are_the_hand_computed_ones() {
     assert!((p / 405.85e9 - 1.0).abs() < 1e-3, "{p}");
     assert!((thr - 61.06).abs() < 0.01, "{thr}");
     // Each says the answer is the app's.
-    for id in ["p3-q5", "p3-q6", "p3-q7", "p6-q2"] {
+    for id in ["p3-q5", "p3-q6", "p3-q7", "p3-q8", "p6-q2"] {
         let q = question(id, 0).unwrap();
         assert!(
             q.source.contains("the app's"),
@@ -137,6 +150,9 @@ fn the_books_form_passes_with_a_note() {
         ("p3-q6", "e", "746us", "(n − 1)/n"),
         ("p3-q7", "e", "46.6us", "(n − 1)/n"),
         ("p3-q9", "d", "186us", "(n − 1)/n"),
+        ("p3-q8", "c", "373us", "(n − 1)/n"),
+        ("p3-q8", "d", "746us", "(n − 1)/n"),
+        ("p3-q8", "e", "93.2us", "hops' latency"),
         ("p3-q5", "e", "497us", ""),
         ("p6-q2", "g", "32.1", "as if compute-bound"),
     ]);
@@ -152,10 +168,13 @@ fn each_known_mistake_gets_its_concept() {
         ("p3-q6", "e", "281us", "both directions"),
         ("p3-q7", "e", "23.3us", "both directions"),
         ("p3-q9", "d", "373us", "both ways"),
+        ("p3-q8", "c", "746us", "both ways"),
+        ("p3-q8", "d", "1.49ms", "both ways"),
         // bf16's factor of 2 mistaken for hops, or values for bytes.
         ("p3-q5", "b", "I*K/(3*W)", "not hops"),
         ("p3-q7", "a", "268MB", "values, not bytes"),
         ("p3-q7", "a", "1.07GB", "4 bytes"),
+        ("p3-q8", "c", "186us", "not directions"),
         // An AllReduce taken as one AllGather.
         (
             "p3-q5",
@@ -164,6 +183,14 @@ fn each_known_mistake_gets_its_concept() {
             "ReduceScatter then an AllGather",
         ),
         ("p3-q6", "b", "562us", "one AllGather"),
+        ("p3-q8", "d", "358us", "ReduceScatter then an AllGather"),
+        // V in the AllToAll read as one device's bytes; the AllToAll as an
+        // AllGather, or as a one-way ring's half.
+        ("p3-q8", "e", "6.3us", "whole array over all devices"),
+        ("p3-q8", "e", "373us", "quarter"),
+        ("p3-q8", "e", "186us", "one-way ring"),
+        ("p3-q8", "a", "ReduceScatter", "psum_scatter"),
+        ("p3-q8", "b", "AllReduce", "half an AllReduce"),
         // The DCN inequality turned round.
         ("p6-q2", "d", "comms-bound", "tokens a pod"),
         // Grouped-query attention counted as full attention.
@@ -281,6 +308,9 @@ fn the_scale_page_computes_the_same_answers() {
         ("p3-q6", 2, "scale-math-time"),
         ("p3-q6", 4, "scale-coll-time"),
         ("p3-q9", 3, "scale-coll-time"),
+        ("p3-q8", 2, "scale-coll-time"),
+        ("p3-q8", 3, "scale-coll-time"),
+        ("p3-q8", 4, "scale-coll-time"),
         ("p6-q2", 0, "train-params"),
         ("p6-q2", 4, "train-threshold"),
         ("p6-q2", 6, "train-days"),

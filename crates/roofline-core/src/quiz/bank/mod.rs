@@ -20,7 +20,7 @@
 //! * `part2` and `part2_links`: the TPU chapter's worked problems and pop
 //!   quiz (`p2-…`), on one chip's memories and links and on sends between
 //!   chips;
-//! * `part3`, `part3_more` and `part3_late`: the sharding chapter's
+//! * `part3`, `part3_more`, `part3_late` and `part3_bench`: the sharding chapter's
 //!   (`p3-…`), on a mesh of chips, with `scales` (what the Parts 3, 5 and
 //!   6 questions share: the mesh, the collective, the Scale page they
 //!   open);
@@ -43,6 +43,7 @@ mod models;
 mod part2;
 mod part2_links;
 mod part3;
+mod part3_bench;
 mod part3_late;
 mod part3_more;
 mod part4;
@@ -69,6 +70,7 @@ use gpu::{p12_pop1, p12_q1_2, p12_q1_3, p12_q1_4};
 use part2::{p2_pop1, p2_q1, p2_q2, p2_q3, p2_q4};
 use part2_links::{p2_q5, p2_q6};
 use part3::{p3_pop1, p3_pop2, p3_pop3, p3_q1, p3_q10, p3_q2, p3_q3, p3_q4};
+use part3_bench::p3_q8;
 use part3_late::{p3_q5, p3_q6, p3_q7, p3_q9};
 use part4::{p4_q1, p4_q3, p4_q5, p4_q7, p4_q8};
 use part5::{p5_q1, p5_q2, p5_q3};
@@ -142,6 +144,7 @@ bank! {
     ("p3-q5", "The sharding with the least latency", p3_q5),
     ("p3-q6", "Three shardings on a v5e slice", p3_q6),
     ("p3-q7", "A layer under a memory limit", p3_q7),
+    ("p3-q8", "Predict the collectives before timing them", p3_q8),
     ("p3-q9", "Multiply first, then reduce", p3_q9),
     ("p3-q10", "Where an AllToAll's 4 comes from", p3_q10),
     ("p4-q1", "A model's parameters and KV cache", p4_q1),

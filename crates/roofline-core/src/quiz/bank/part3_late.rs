@@ -1,10 +1,10 @@
-//! Part 3's problems 5 to 9: the sharding with the least latency, three
+//! Part 3's problems 5, 6, 7 and 9: the sharding with the least latency, three
 //! shardings of a matmul on a v5e slice, a layer under a memory limit, and
 //! multiplying then reducing when one input splits the summed dimension.
 //! The book answers problem 5 in part and problems 6 and 7 hardly at all:
 //! those answers are the app's, worked on sizes the app picks and says so.
-//! Problem 8 (benchmark the collectives) has no number to check and is not
-//! here. Every time is the Scale page's core ([`crate::scale`]).
+//! Problem 8, the benchmark, is in `part3_bench`. Every time is the Scale
+//! page's core ([`crate::scale`]).
 
 use crate::format::{bytes, count};
 use crate::quiz::answer::{ChoiceOption, Unit};
@@ -57,7 +57,11 @@ fn matmul(
 
 /// The book's form of a time beside the page's, with a note, where the two
 /// differ by more than the tolerance.
-fn with_book(page: f64, book: f64, tol: f64) -> Result<(f64, Vec<(f64, Era)>), CoreError> {
+pub(super) fn with_book(
+    page: f64,
+    book: f64,
+    tol: f64,
+) -> Result<(f64, Vec<(f64, Era)>), CoreError> {
     let era = Era::new(
         "the book's V / W, without the (n − 1)/n of V a chip receives and the hops' latency"
             .to_string(),
@@ -74,7 +78,7 @@ fn with_book(page: f64, book: f64, tol: f64) -> Result<(f64, Vec<(f64, Era)>), C
 }
 
 /// The collectives, and none.
-fn collective_options() -> Vec<ChoiceOption> {
+pub(super) fn collective_options() -> Vec<ChoiceOption> {
     vec![
         ChoiceOption::new("AllGather", &["all gather", "gather", "all_gather"]),
         ChoiceOption::new(
@@ -96,10 +100,11 @@ fn collective_options() -> Vec<ChoiceOption> {
     ]
 }
 
-const GATHER: usize = 0;
-const SCATTER: usize = 1;
-const REDUCE: usize = 2;
-const NONE: usize = 4;
+/// The options' indices: AllGather, ReduceScatter, AllReduce, none.
+pub(super) const GATHER: usize = 0;
+pub(super) const SCATTER: usize = 1;
+pub(super) const REDUCE: usize = 2;
+pub(super) const NONE: usize = 4;
 
 /// Question 5: the sharding of A[I, J] · B[J, K] with the least latency
 /// when C must end up on every chip. The book lists the options and says
@@ -239,7 +244,7 @@ pub(super) fn p3_q5(d: &mut Draw) -> Result<Question, CoreError> {
                 format!("(1) or (2): max({}, {}) = {}.", us(t_split), us(gather.cost.cost.time), us(times[0])),
                 format!("(3): max({}, {}) = {}.", us(t_split), us(reduce.cost.cost.time), us(times[1])),
                 format!("(4): 2IJK / C = {} and no comms.", us(t_rep)),
-                "The book: (1) and (2) are equally good. Replicating wins only when J is small enough that one chip's whole matmul beats the gather: J < C / (3W).".to_string(),
+                format!("The book: (1) and (2) are equally good. Replicating wins only when J is small enough that one chip's whole matmul beats the gather: J < C / (3W) = {}.", count(peak / (3.0 * w))),
             ],
         )
         .mistake_choice(if best == 0 { 1 } else { 0 }, "Compare each option's larger time, math or comms: the AllReduce's 2 counts, and so do the FLOPs (4) does on one chip.".to_string()),
