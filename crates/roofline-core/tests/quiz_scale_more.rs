@@ -97,6 +97,9 @@ fn the_apps_worked_answers_are_the_hand_computed_ones() {
     let p = 3.0 * l * dm * ff + l * (2.0 * dm * n * h + 2.0 * dm * k * h) + 2.0 * v * dm;
     let thr = 2550f64.powi(2) / (2.0 * ff);
     let cases: Vec<(&str, &str, String)> = vec![
+        ("p3-q5", "a", "2*I*J*K/64".into()),
+        ("p3-q5", "b", "2*I*K/(3*W)".into()),
+        ("p3-q5", "c", "4*I*K/(3*W)".into()),
         ("p3-q5", "d", format!("{math5:e} s")),
         ("p3-q5", "e", format!("{gather5:e} s")),
         ("p3-q6", "a", "AllReduce".into()),

@@ -20,13 +20,26 @@ use super::{invalid, Draw};
 
 use CollOp::{AllGather, AllReduce, ReduceScatter};
 
-/// The source line; `app` where the book leaves the answer to the reader.
-fn source(n: u32, app: bool) -> String {
+/// How much of a problem the book answers.
+#[derive(Clone, Copy)]
+enum Book {
+    /// All of it.
+    Answers,
+    /// Some of it: the rest, and the numbers, are the app's.
+    InPart,
+    /// None of it: the app's.
+    Not,
+}
+
+/// The source line, saying whose answer it is.
+fn source(n: u32, book: Book) -> String {
     let s = format!("Part 3, {} {n}", SOURCE_PRACTICE.to_lowercase());
-    if app {
-        format!("{s} (the book answers it only in part: the numbers are the app's)")
-    } else {
-        s
+    match book {
+        Book::Answers => s,
+        Book::InPart => {
+            format!("{s} (the book answers it in part: the rest, and the numbers, are the app's)")
+        }
+        Book::Not => format!("{s} (the book gives no answer: the app's, on sizes it names)"),
     }
 }
 
@@ -251,7 +264,7 @@ pub(super) fn p3_q5(d: &mut Draw) -> Result<Question, CoreError> {
     ];
     let q = question(
         "p3-q5",
-        &source(5, true),
+        &source(5, Book::InPart),
         format!(
             "A[I, J] ·_J B[J, K] → C[I, K] in bf16 on a {name} 4x4x4 (mesh {{X: 4, Y: 4, Z: 4}}, every axis wrapped), as fast as possible, C replicated on every chip at the end. The book's options: (1) A[I_XYZ, J] · B[J, K], AllGather C; (2) A[I, J] · B[J, K_XYZ], AllGather C; (3) A[I, J_XYZ] · B[J_XYZ, K], AllReduce C; (4) everything replicated. For the numbers the app takes I = K = {}, J = {}.",
             count(ik),
@@ -403,7 +416,7 @@ pub(super) fn p3_q6(d: &mut Draw) -> Result<Question, CoreError> {
     ];
     let q = question(
         "p3-q6",
-        &source(6, true),
+        &source(6, Book::Not),
         format!(
             "Three shardings of A[I, J] ·_J B[J, K] in bf16 on a {name} {x}x{y} slice (mesh {{X: {x}, Y: {y}}}; {w:e} bytes/s one way a link, about 1 µs a hop). The sizes are the app's: I = {}, J = {}, K = {}.",
             count(i), count(j), count(k)
@@ -565,7 +578,7 @@ pub(super) fn p3_q7(d: &mut Draw) -> Result<Question, CoreError> {
     ];
     let q = question(
         "p3-q7",
-        &source(7, true),
+        &source(7, Book::InPart),
         format!(
             "An MLP block In[B, D] · W_in[D, F] · W_out[F, D] in bf16 with B = {}, D = {}, F = {}, on a {name} 2x2 slice (mesh {{X: 2, Y: 2}}, {w:e} bytes/s one way a link), pretending each chip has only 300 MB free. Out must be sharded like In, so the layer can repeat.",
             count(b), count(dm), count(f)
@@ -667,7 +680,7 @@ pub(super) fn p3_q9(d: &mut Draw) -> Result<Question, CoreError> {
     ];
     let q = question(
         "p3-q9",
-        &source(9, false),
+        &source(9, Book::Answers),
         format!(
             "A[N, M] is sharded A[I, J_X] (the summed M split over X) and B[M, K] is whole. Instead of gathering A, multiply the shards into O[N, K]{{U_X}} and reduce. Then the app's numbers: a TPU v5p ring of {x}, N = {}, M = {}, K = {}.",
             count(n), count(m), count(k)
