@@ -31,8 +31,9 @@ fn the_chapters_hold_their_questions() {
     assert_eq!(
         mine(),
         [
-            "p3-pop1", "p3-pop2", "p3-pop3", "p3-q1", "p3-q2", "p3-q3", "p3-q4", "p3-q10", "p5-q1",
-            "p5-q2", "p5-q3", "p6-pop1", "p6-pop2", "p6-pop5", "p6-pop7", "p6-pop9", "p6-q1"
+            "p3-pop1", "p3-pop2", "p3-pop3", "p3-q1", "p3-q2", "p3-q3", "p3-q4", "p3-q5", "p3-q6",
+            "p3-q7", "p3-q8", "p3-q9", "p3-q10", "p5-q1", "p5-q2", "p5-q3", "p6-pop1", "p6-pop2",
+            "p6-pop5", "p6-pop7", "p6-pop9", "p6-q1", "p6-q2"
         ]
     );
     let d = decode_with("v=1&view=quiz&q=p3-q2&part=3", OUTLINE);

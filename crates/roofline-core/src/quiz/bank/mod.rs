@@ -20,6 +20,12 @@
 //! * `part2` and `part2_links`: the TPU chapter's worked problems and pop
 //!   quiz (`p2-…`), on one chip's memories and links and on sends between
 //!   chips;
+//! * `part3`, `part3_more`, `part3_late` and `part3_bench`: the sharding chapter's
+//!   (`p3-…`), on a mesh of chips, with `scales` (what the Parts 3, 5 and
+//!   6 questions share: the mesh, the collective, the Scale page they
+//!   open);
+//! * `part5`, `part6`, `part6_plan` and `part6_405b`: the training
+//!   chapters' (`p5-…`, `p6-…`);
 //! * `gpu`: the GPU chapter's questions (`p12-…`), the book's Part 12;
 //! * `part4`, `part7` and `part8`: the transformer, inference and
 //!   serving chapters' questions (`p4-…`, `p7-…`, `p8-…`), on whole models, with `models` (what
@@ -37,10 +43,13 @@ mod models;
 mod part2;
 mod part2_links;
 mod part3;
+mod part3_bench;
+mod part3_late;
 mod part3_more;
 mod part4;
 mod part5;
 mod part6;
+mod part6_405b;
 mod part6_plan;
 mod part7;
 mod part8;
@@ -61,9 +70,12 @@ use gpu::{p12_pop1, p12_q1_2, p12_q1_3, p12_q1_4};
 use part2::{p2_pop1, p2_q1, p2_q2, p2_q3, p2_q4};
 use part2_links::{p2_q5, p2_q6};
 use part3::{p3_pop1, p3_pop2, p3_pop3, p3_q1, p3_q10, p3_q2, p3_q3, p3_q4};
+use part3_bench::p3_q8;
+use part3_late::{p3_q5, p3_q6, p3_q7, p3_q9};
 use part4::{p4_q1, p4_q3, p4_q5, p4_q7, p4_q8};
 use part5::{p5_q1, p5_q2, p5_q3};
 use part6::{p6_pop1, p6_pop2, p6_pop5, p6_pop7, p6_pop9, p6_q1};
+use part6_405b::p6_q2;
 use part7::{p7_pop1, p7_q1, p7_q2, p7_q3, p7_q5};
 use part8::{p8_pop1, p8_pop2, p8_pop3, p8_pop4, p8_pop5, p8_pop6};
 use practice::{q1, q2, q3, q4, q5};
@@ -122,13 +134,18 @@ bank! {
         ("p2-q5", "A send across a slice over ICI", p2_q5),
         ("p2-q6", "Gathering a matrix onto one chip", p2_q6),
         ("p2-pop1", "A TPU's vector FLOPs/s", p2_pop1),
-        ( "p3-pop1", "An fp32 array's shard and its load time", p3_pop1, ),
+        ("p3-pop1", "An fp32 array's shard and its load time", p3_pop1),
         ("p3-pop2", "An int8 array copied along an axis", p3_pop2),
-        ( "p3-pop3", "An AllGather on an axis without wraparound", p3_pop3, ),
+        ("p3-pop3", "An AllGather on an axis without wraparound", p3_pop3),
         ("p3-q1", "Copies of an array split over one axis", p3_q1),
         ("p3-q2", "Gathers and a reduce on a v4p cube", p3_q2),
         ("p3-q3", "A latency-bound AllGather", p3_q3),
         ("p3-q4", "Gather the weights or reduce the output?", p3_q4),
+        ("p3-q5", "The sharding with the least latency", p3_q5),
+        ("p3-q6", "Three shardings on a v5e slice", p3_q6),
+        ("p3-q7", "A layer under a memory limit", p3_q7),
+        ("p3-q8", "Predict the collectives before timing them", p3_q8),
+        ("p3-q9", "Multiply first, then reduce", p3_q9),
         ("p3-q10", "Where an AllToAll's 4 comes from", p3_q10),
         ("p4-q1", "A model's parameters and KV cache", p4_q1),
         ("p4-q3", "The FLOPs of a contraction", p4_q3),
@@ -144,6 +161,7 @@ bank! {
         ("p6-pop7", "FSDP alone on a v5p pod", p6_pop7),
         ("p6-pop9", "FSDP + TP on a v5p pod", p6_pop9),
         ("p6-q1", "Four pods over DCN", p6_q1),
+        ("p6-q2", "A 405B model on eight pods", p6_q2),
         ("p7-pop1", "A decode step's lower bound", p7_pop1),
         ("p7-q1", "The chapter's model: size and KV cache", p7_q1),
         ("p7-q2", "The largest batch that fits", p7_q2),
@@ -152,7 +170,7 @@ bank! {
         ("p8-pop1", "KV caches and the chips that hold them", p8_pop1),
         ("p8-pop2", "The memory of a batch", p8_pop2),
         ("p8-pop3", "Step time and throughput per chip", p8_pop3),
-        ( "p8-pop4", "The critical batch for three data types", p8_pop4, ),
+        ("p8-pop4", "The critical batch for three data types", p8_pop4),
         ("p8-pop5", "How many chips the weights fill", p8_pop5),
         ("p8-pop6", "A decode step with HBM full", p8_pop6),
         ("p12-q1-2", "A GPU's vector FLOPs/s", p12_q1_2),
