@@ -39,6 +39,7 @@ mod part2_links;
 mod part3;
 mod part3_more;
 mod part4;
+mod part4_more;
 mod part5;
 mod part6;
 mod part6_plan;
@@ -62,6 +63,7 @@ use part2::{p2_pop1, p2_q1, p2_q2, p2_q3, p2_q4};
 use part2_links::{p2_q5, p2_q6};
 use part3::{p3_pop1, p3_pop2, p3_pop3, p3_q1, p3_q10, p3_q2, p3_q3, p3_q4};
 use part4::{p4_q1, p4_q3, p4_q5, p4_q7, p4_q8};
+use part4_more::{p4_q2, p4_q4, p4_q6};
 use part5::{p5_q1, p5_q2, p5_q3};
 use part6::{p6_pop1, p6_pop2, p6_pop5, p6_pop7, p6_pop9, p6_q1};
 use part7::{p7_pop1, p7_q1, p7_q2, p7_q3, p7_q5};
@@ -131,8 +133,11 @@ bank! {
     ("p3-q4", "Gather the weights or reduce the output?", p3_q4),
     ("p3-q10", "Where an AllToAll's 4 comes from", p3_q10),
     ("p4-q1", "A model's parameters and KV cache", p4_q1),
+    ("p4-q2", "A matmul one mesh axis repeats", p4_q2),
     ("p4-q3", "The FLOPs of a contraction", p4_q3),
+    ("p4-q4", "The intensity of attention", p4_q4),
     ("p4-q5", "When attention's FLOPs catch up", p4_q5),
+    ("p4-q6", "Rematerialising attention", p4_q6),
     ("p4-q7", "A training run's utilisation", p4_q7),
     ("p4-q8", "The batch an MoE needs", p4_q8),
     ("p5-q1", "LLaMA-2-13B's parameters", p5_q1),
