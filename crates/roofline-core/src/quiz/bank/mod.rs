@@ -45,6 +45,7 @@ mod part6;
 mod part6_plan;
 mod part7;
 mod part8;
+mod part8_worked;
 mod practice;
 mod scales;
 mod setup;
@@ -68,6 +69,7 @@ use part5::{p5_q1, p5_q2, p5_q3};
 use part6::{p6_pop1, p6_pop2, p6_pop5, p6_pop7, p6_pop9, p6_q1};
 use part7::{p7_pop1, p7_q1, p7_q2, p7_q3, p7_q5};
 use part8::{p8_pop1, p8_pop2, p8_pop3, p8_pop4, p8_pop5, p8_pop6};
+use part8_worked::{p8_q1, p8_q2, p8_q3};
 use practice::{q1, q2, q3, q4, q5};
 
 /// Writes the table of questions ([`BANK`]: id and title) and [`run`],
@@ -164,6 +166,9 @@ bank! {
     ),
     ("p8-pop5", "How many chips the weights fill", p8_pop5),
     ("p8-pop6", "A decode step with HBM full", p8_pop6),
+    ("p8-q1", "LLaMA 3-405B's FLOPs and step bounds", p8_q1),
+    ("p8-q2", "LLaMA 3-8B's memory at a batch of 240", p8_q2),
+    ("p8-q3", "LLaMA 3-405B within 15 ms a token", p8_q3),
     ("p12-q1-2", "A GPU's vector FLOPs/s", p12_q1_2),
     ("p12-q1-3", "GPU matmul critical intensities", p12_q1_3),
     ("p12-q1-4", "Two matmuls on one GPU", p12_q1_4),
