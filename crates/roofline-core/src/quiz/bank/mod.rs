@@ -44,6 +44,7 @@ mod part5;
 mod part6;
 mod part6_plan;
 mod part7;
+mod part7_more;
 mod part8;
 mod part8_worked;
 mod practice;
@@ -68,6 +69,7 @@ use part4_more::{p4_q2, p4_q4, p4_q6};
 use part5::{p5_q1, p5_q2, p5_q3};
 use part6::{p6_pop1, p6_pop2, p6_pop5, p6_pop7, p6_pop9, p6_q1};
 use part7::{p7_pop1, p7_q1, p7_q2, p7_q3, p7_q5};
+use part7_more::{p7_q6, p7_q7};
 use part8::{p8_pop1, p8_pop2, p8_pop3, p8_pop4, p8_pop5, p8_pop6};
 use part8_worked::{p8_q1, p8_q2, p8_q3};
 use practice::{q1, q2, q3, q4, q5};
@@ -156,6 +158,8 @@ bank! {
     ("p7-q2", "The largest batch that fits", p7_q2),
     ("p7-q3", "Reading every weight once", p7_q3),
     ("p7-q5", "The chapter's model as an MoE", p7_q5),
+    ("p7-q6", "Experts sharded over a v5e slice", p7_q6),
+    ("p7-q7", "2D weight-stationary sharding", p7_q7),
     ("p8-pop1", "KV caches and the chips that hold them", p8_pop1),
     ("p8-pop2", "The memory of a batch", p8_pop2),
     ("p8-pop3", "Step time and throughput per chip", p8_pop3),
