@@ -48,7 +48,10 @@ pub(super) fn p4_q2(d: &mut Draw) -> Result<Question, CoreError> {
     let local = sharded_matmul(op, &l, &chip, &sizes(&[("B", b), ("D", dm), ("F", f)]))?.local_flops;
     let bdf = &["B", "D", "F"];
     let total = verified(format!("2*B*D*F*{z}"), bdf, &calc, once * zf)?;
-    let each = verified(format!("2*B*D*F/({x}*{y})"), bdf, &calc, local)?;
+    // A product, not a ratio, so that the check does not read it as an
+    // intensity (operations over bytes); shown as the book writes it.
+    let each = verified(format!("2*B*D*F*(1/({x}*{y}))"), bdf, &calc, local)?;
+    let each_text = format!("2*B*D*F/({x}*{y})");
     let parts = vec![
         Part::formula(
             "a",
@@ -68,17 +71,18 @@ pub(super) fn p4_q2(d: &mut Draw) -> Result<Question, CoreError> {
             "b",
             "How many FLOPs does each chip perform? A formula in B, D, F.".to_string(),
             bdf,
-            each.clone(),
+            each,
             Vec::new(),
             "Each chip multiplies its own block: B/X rows by a D/Y slice of the summed dimension, against all of F.".to_string(),
             vec![
-                format!("2 · (B/X) · (D/Y) · F = 2·B·D·F / ({x}·{y}) = 2BDF/{}; each chip's result is a partial sum over its D/Y slice (an AllReduce over Y finishes it).", x * y),
+                format!("2 · (B/X) · (D/Y) · F = {each_text} = 2BDF/{}; each chip's result is a partial sum over its D/Y slice (an AllReduce over Y finishes it).", x * y),
                 "Check: the chips together do X·Y·Z times that, part (a).".to_string(),
             ],
         )
         .mistake_formula(&format!("2*B*D*F/({x}*{y}*{z})"), format!("That divides by every chip; Z does not split the work: chips that differ only in Z repeat the same {x}·{y} blocks."))
         .mistake_formula(&format!("2*B*D*F/{x}"), "That splits B alone; D is split over Y too: each chip multiplies only its D/Y slice (a partial sum).".to_string())
-        .mistake_formula(&format!("B*D*F/({x}*{y})"), "That counts one FLOP per product; a multiply and an add make 2.".to_string()),
+        .mistake_formula(&format!("B*D*F/({x}*{y})"), "That counts one FLOP per product; a multiply and an add make 2.".to_string())
+        .shown_as(&each_text),
         Part::number(
             "c",
             format!("(The app's sizes.) With B = {}, D = {} and F = {}, how many FLOPs is that per chip?", whole(b), whole(dm), whole(f)),
@@ -134,7 +138,8 @@ pub(super) fn p4_q4(d: &mut Draw) -> Result<Question, CoreError> {
     let (peak, bw) = peak_bw(&bf, Bf16)?;
     let crit = peak / bw;
     let name = calc.chip()?.name;
-    let sym = &["T", "S", "G"];
+    // B, K and H pass too: the book's unsimplified 4BTSKGH / 4BHK(TG + S).
+    let sym = &["T", "S", "G", "B", "K", "H"];
     // The book's printed 240 is the intensity taken as T: G large.
     let book_240 = |p: Part, at: f64| {
         if chip == "v5e" {
@@ -150,7 +155,7 @@ pub(super) fn p4_q4(d: &mut Draw) -> Result<Question, CoreError> {
     let parts = vec![
         Part::formula(
             "a",
-            "What is self-attention's arithmetic intensity (FLOPs per byte of HBM traffic)? A formula in T, S and G.".to_string(),
+            "What is self-attention's arithmetic intensity (FLOPs per byte of HBM traffic)? A formula in T, S and G (B, K and H cancel).".to_string(),
             sym,
             "T*S*G/(T*G + S)".to_string(),
             Vec::new(),
@@ -222,6 +227,14 @@ pub(super) fn p4_q4(d: &mut Draw) -> Result<Question, CoreError> {
     Ok(opens(q, prefill(m, gqa.value.ceil())))
 }
 
+impl Part {
+    /// The same part, its answer shown as `text` (an equivalent formula).
+    fn shown_as(mut self, text: &str) -> Part {
+        self.expected_text = text.to_string();
+        self
+    }
+}
+
 /// A near miss: `value` judged close, not wrong, with `hint`.
 pub(super) fn close_miss(mut p: Part, value: f64, hint: String) -> Part {
     p.mistakes.push(Mistake {
@@ -264,7 +277,7 @@ pub(super) fn p4_q6(d: &mut Draw) -> Result<Question, CoreError> {
         .mistake_formula("2*B*T^2*K*H", "That counts one matmul and K heads; both matmuls run again, for every query head N.".to_string()),
         Part::number(
             "b",
-            format!("(The app's numbers.) For {}, one sequence of {} tokens, over all {} layers?", pr.name, whole(t), whole(m.layers)),
+            format!("(The app's numbers.) For {}'s one sequence of {} tokens, over all {} layers?", pr.name, whole(t), whole(m.layers)),
             Unit::Flops,
             0.02,
             (extra, Vec::new()),
@@ -282,8 +295,8 @@ pub(super) fn p4_q6(d: &mut Draw) -> Result<Question, CoreError> {
         "p4-q6",
         &source(6),
         format!(
-            "Training saves only the outputs of each layer's seven weight matmuls (Q, K, V, O and the MLP's three) for the backward pass. The layer has N query heads, K KV heads of dimension H, and sees B sequences of T tokens. Part (b) takes {} ({} layers, N = {}, K = {}, H = {}).",
-            pr.name, whole(m.layers), whole(m.heads), whole(m.kv_heads), whole(m.head_dim)
+            "Training saves only the outputs of each layer's seven weight matmuls (Q, K, V, O and the MLP's three) for the backward pass. The layer has N query heads, K KV heads of dimension H, and sees B sequences of T tokens. Part (b) takes {} ({} layers, N = {}, K = {}, H = {}) and one sequence of {} tokens.",
+            pr.name, whole(m.layers), whole(m.heads), whole(m.kv_heads), whole(m.head_dim), whole(t)
         ),
         parts,
         chips_setup("v5e", 1, m.d_model, m.d_ff),

@@ -83,8 +83,18 @@ pub(super) fn p8_q1(d: &mut Draw) -> Result<Question, CoreError> {
     };
     let (peak, bw) = peak_bw(&bf, Bf16)?;
     let flops = with_lookup(2.0 * p, 2.0 * mm, 0.02);
-    let math = with_eras(&bf, &|c| Ok(2.0 * p / peak_bw(c, Bf16)?.0))?;
-    let load = with_eras(&bf, &|c| Ok(2.0 * p / peak_bw(c, Bf16)?.1))?;
+    let mut math = with_eras(&bf, &|c| Ok(2.0 * p / peak_bw(c, Bf16)?.0))?;
+    let mut load = with_eras(&bf, &|c| Ok(2.0 * p / peak_bw(c, Bf16)?.1))?;
+    // The input table, a lookup, left out: what the Model page counts.
+    let (_, look) = with_lookup(p, mm, 0.02);
+    if let Some((_, era)) = look.first() {
+        math.eras
+            .push((2.0 * mm / peak_bw(&bf, Bf16)?.0, era.clone()));
+        load.eras.push((
+            2.0 * m.read_params() / peak_bw(&bf, Bf16)?.1,
+            era.clone(),
+        ));
+    }
     let (pi, _) = peak_bw(&chips_setup(chip, 1, m.d_model, m.d_ff), Int8)?;
     let parts = vec![
         Part::number(
@@ -228,7 +238,11 @@ pub(super) fn p8_q2(d: &mut Draw) -> Result<Question, CoreError> {
             vec![
                 format!("({} + {} + {}) ÷ {} = {}: at least {} chips.", sci(p), sci(kv), sci(act), sci(cap), sig(total / cap, 3), whole(raw)),
                 format!("The smallest slice of {} or more is a {shape}: {} chips.", whole(raw), whole(chips)),
-            ],
+                page_heads(m, chips, "it finds the caches too large for this slice"),
+            ]
+            .into_iter()
+            .filter(|s| !s.is_empty())
+            .collect(),
         )
         .mistake_number(raw, format!("That many chips hold it, but {}: take the first slice at least that large.", shapes_text()))
         .mistake_number((total / cap).floor().max(1.0), "Round up: a fraction of a chip still needs a whole one.".to_string()),
@@ -244,6 +258,15 @@ pub(super) fn p8_q2(d: &mut Draw) -> Result<Question, CoreError> {
         chips_setup("v5e", chips as u32, m.d_model, m.d_ff),
     )?;
     Ok(opens(q, page_preset(pr.id, b, ctx, Int8, Int8)?))
+}
+
+/// What the Model page shows with more chips than KV heads, or nothing.
+fn page_heads(m: &ModelConfig, chips: f64, what: &str) -> String {
+    if chips * (m.kv_heads / chips).ceil() > m.kv_heads {
+        format!("The Model page splits the {} KV heads over the chips; with {} chips it keeps some heads on several and counts those copies too, so {what}: the book's sums shard the caches over every chip.", whole(m.kv_heads), whole(chips))
+    } else {
+        String::new()
+    }
 }
 
 /// A decode step of `b` sequences of `ctx` tokens: the book's formula.
@@ -368,7 +391,11 @@ pub(super) fn p8_q3(d: &mut Draw) -> Result<Question, CoreError> {
                 format!("KV read: {} bytes a sequence ÷ {} = {} a sequence; weights: max(B · {}, {}).", sci(ctx * m.kv_bytes_per_token(Int8)), bw_text(w), ms(ctx * m.kv_bytes_per_token(Int8) / w), ms(2.0 * p / cc), ms(p / w)),
                 format!("Above B = {} (int8 weights, bf16 math) the math binds: B ≤ {} ÷ ({} + {}) = {}.", sig(crit, 3), ms(limit), ms(ctx * m.kv_bytes_per_token(Int8) / w), ms(2.0 * p / cc), whole(batch.value)),
                 format!("HBM holds {} such sequences beside the weights.", whole(fits)),
-            ],
+                page_heads(m, n, "its KV read, and its step, come out longer"),
+            ]
+            .into_iter()
+            .filter(|s| !s.is_empty())
+            .collect(),
         )
         .mistake_number(no_kv, "That leaves out the KV caches' read; each step reads every sequence's cache too.".to_string())
         .mistake_number(crit, "That is the critical batch, where the math starts to bind; the step can grow past it until it reaches the limit.".to_string()),
@@ -390,12 +417,13 @@ pub(super) fn p8_q3(d: &mut Draw) -> Result<Question, CoreError> {
         "p8-q3",
         &source(3),
         format!(
-            "Serve {} on TPU v5e ({} bf16 and {} of HBM at {} each) with int8 weights and KV caches and bf16 math, at most {} a token.{}",
+            "Serve {} on TPU v5e ({} bf16 and {} of HBM at {} each) with int8 weights and KV caches and bf16 math, at most {} a token; part (e) takes sequences of {} tokens (the app's).{}",
             pr.name,
             rate_text(peak, Bf16),
             format::bytes(cap),
             bw_text(bw),
             ms(limit),
+            whole(ctx),
             era_note(&one)
         ),
         parts,
