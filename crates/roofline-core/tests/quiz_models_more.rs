@@ -48,7 +48,11 @@ fn the_books_and_the_apps_answers_pass() {
         ("p7-q6", "b", "14.3 GB"),
         ("p7-q6", "c", "16"),
         // Question 7: the book's three terms, X = √(N/8) = 4, N > 72.
-        ("p7-q7", "a", "2*B*D/(2*X*W) + 4*B*F/(Y*Z*W) + 2*B*D/(2*X*W)"),
+        (
+            "p7-q7",
+            "a",
+            "2*B*D/(2*X*W) + 4*B*F/(Y*Z*W) + 2*B*D/(2*X*W)",
+        ),
         ("p7-q7", "a", "2BD/(XW) + 4BF/(YZW)"),
         ("p7-q7", "b", "4"),
         ("p7-q7", "c", "72"),
@@ -83,7 +87,10 @@ fn the_books_and_the_apps_answers_pass() {
     for (part, says) in [("b", "480"), ("c", "270")] {
         match verdict("p4-q4", part, "240") {
             Verdict::Close { hint } => {
-                assert!(hint.contains("book's printed 240") && hint.contains(says), "{hint}")
+                assert!(
+                    hint.contains("book's printed 240") && hint.contains(says),
+                    "{hint}"
+                )
             }
             other => panic!("p4-q4/{part} 240: {other:?}"),
         }
@@ -120,7 +127,12 @@ fn each_known_mistake_gets_its_concept() {
         ("p7-q7", "b", "5.66", "one AllGather"),
         ("p7-q7", "c", "36", "one AllGather"),
         // Both directions' links over two axes.
-        ("p7-q7", "a", "4*B*D/(X*W) + 4*B*F/(Y*Z*W)", "twice the links"),
+        (
+            "p7-q7",
+            "a",
+            "4*B*D/(X*W) + 4*B*F/(Y*Z*W)",
+            "twice the links",
+        ),
         ("p7-q7", "c", "96", "unsquared"),
         // 6 FLOPs per parameter (training's) for a forward pass.
         ("p8-q1", "a", "2.44e12", "training"),
@@ -165,7 +177,11 @@ fn every_variant_is_solvable_and_finite() {
             assert_eq!(q.parts.len() as u32, parts, "{id}/{seed}");
             let mut texts = vec![q.setup.clone(), q.title.clone(), q.source.clone()];
             for p in &q.parts {
-                assert!(check(p, &p.expected_text).is_right(), "{id}/{seed}/{}", p.id);
+                assert!(
+                    check(p, &p.expected_text).is_right(),
+                    "{id}/{seed}/{}",
+                    p.id
+                );
                 if let Expected::Number { value, also_accept } = &p.expected {
                     assert!(value.is_finite() && also_accept.iter().all(|v| v.is_finite()));
                 }
@@ -279,7 +295,12 @@ fn the_pages_compute_the_same_answers() {
         // every expert, and the HBM left a chip.
         let (q, a, n) = model_page("p7-q6", seed);
         near(a.t_weight_load, value(&q, "a"), 1e-6, "p7-q6 load");
-        near((a.hbm.unwrap() - a.weight_bytes) / n, value(&q, "b"), 1e-9, "p7-q6 free");
+        near(
+            (a.hbm.unwrap() - a.weight_bytes) / n,
+            value(&q, "b"),
+            1e-9,
+            "p7-q6 free",
+        );
         // Part 8, worked problem 1: the page's math and load times on its
         // n chips are c/N (the input table, a lookup, left out: within 2%).
         let (q, a, n) = model_page("p8-q1", seed);
@@ -289,7 +310,12 @@ fn the_pages_compute_the_same_answers() {
         // token too) and the slice.
         let (q, a, n) = model_page("p8-q2", seed);
         near(a.weight_bytes, value(&q, "a"), 1e-9, "p8-q2 weights");
-        near(a.kv_bytes / a.cached * (a.cached - 1.0), value(&q, "b"), 1e-9, "p8-q2 caches");
+        near(
+            a.kv_bytes / a.cached * (a.cached - 1.0),
+            value(&q, "b"),
+            1e-9,
+            "p8-q2 caches",
+        );
         assert_eq!(n, value(&q, "d"), "p8-q2 chips");
         // With more chips than KV heads the page keeps copies of the
         // heads, and the solution says what it shows then.
@@ -309,9 +335,18 @@ fn the_pages_compute_the_same_answers() {
         // The page keeps copies of the KV heads on more chips than heads
         // (the solution says so); its step with one copy is the book's.
         let one_copy = a.t_kv / a.kv_copies + a.t_weight_math.max(a.t_weight_load);
-        near(one_copy, value(&q, "e") / (value(&q, "f") * n), 0.01, "p8-q3 step");
+        near(
+            one_copy,
+            value(&q, "e") / (value(&q, "f") * n),
+            0.01,
+            "p8-q3 step",
+        );
         let said = q.part("e").unwrap().solution.join(" ");
-        assert_eq!(a.kv_copies > 1.0, said.contains("Model page splits"), "{said}");
+        assert_eq!(
+            a.kv_copies > 1.0,
+            said.contains("Model page splits"),
+            "{said}"
+        );
     }
 }
 
@@ -357,5 +392,8 @@ fn the_scale_page_computes_the_same_answers() {
     let links = roofline_core::scale::mesh_links(&mesh, &s.calc.chip().unwrap(), None).unwrap();
     let w = links.axis('X').unwrap().per_chip();
     let book = 4.0 * b * f / (32.0 * w);
-    assert!(t >= 0.75 * book && t <= 0.75 * book + 1e-5, "page {t}, book {book}");
+    assert!(
+        t >= 0.75 * book && t <= 0.75 * book + 1e-5,
+        "page {t}, book {book}"
+    );
 }

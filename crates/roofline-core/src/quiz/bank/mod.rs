@@ -24,6 +24,9 @@
 //! * `part4`, `part7` and `part8`: the transformer, inference and
 //!   serving chapters' questions (`p4-…`, `p7-…`, `p8-…`), on whole models, with `models` (what
 //!   they share: a model's shape, the Model page they open);
+//! * `part4_more` and `part7_more`: those chapters' other practice
+//!   questions (Part 4's 2, 4 and 6; Part 7's 6 and 7), and
+//!   `part8_worked`: Part 8's worked problems (`p8-q…`), the app's answers;
 //! * `feedback`: the feedback they share (other versions' numbers, the
 //!   FLOP-count and sparse-peak slips, answers that grow with B).
 

@@ -129,10 +129,7 @@ pub(super) fn p7_q7(d: &mut Draw) -> Result<Question, CoreError> {
     let l = links("v5p", &mesh)?;
     let sz = sizes(&[("B", b), ("D", dm), ("F", f)]);
     let ar = coll(&l, CollOp::AllReduce, "bf16[B,F_YZ]{U_X}", "X", &sz)?;
-    let w = l
-        .axis('X')
-        .ok_or_else(|| invalid("no axis"))?
-        .per_chip();
+    let w = l.axis('X').ok_or_else(|| invalid("no axis"))?.per_chip();
     let yz = f64::from(my * mz);
     // Step 3's term of the formula, checked against the Scale page's own
     // AllReduce over X.

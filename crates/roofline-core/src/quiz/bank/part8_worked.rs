@@ -44,7 +44,11 @@ fn shapes_text() -> String {
     "v5e slices come as 2x2, 2x4, 4x4, 4x8, 8x8, 8x16 and 16x16 (4 to 256 chips)".to_string()
 }
 
-fn model(d: &mut Draw, book: &'static str, others: &[&'static str]) -> Result<&'static Preset, CoreError> {
+fn model(
+    d: &mut Draw,
+    book: &'static str,
+    others: &[&'static str],
+) -> Result<&'static Preset, CoreError> {
     let id = d.pick(book, others);
     preset(id).ok_or_else(|| invalid("no such model"))
 }
@@ -52,7 +56,8 @@ fn model(d: &mut Draw, book: &'static str, others: &[&'static str]) -> Result<&'
 /// The input table left out of a count: a step looks up its tokens' rows.
 fn lookup_era() -> Era {
     Era::new(
-        "the input embedding left out (a lookup: no FLOPs, and a step reads only its tokens' rows)".to_string(),
+        "the input embedding left out (a lookup: no FLOPs, and a step reads only its tokens' rows)"
+            .to_string(),
         "the question's rule of thumb counts every parameter".to_string(),
     )
 }
@@ -71,7 +76,11 @@ fn with_lookup(all: f64, without: f64, tol: f64) -> (f64, Vec<(f64, Era)>) {
 /// Worked problem 1: FLOPs per token, and a step's bounds on N chips when
 /// FLOPs-bound and when bandwidth-bound.
 pub(super) fn p8_q1(d: &mut Draw) -> Result<Question, CoreError> {
-    let pr = model(d, "llama31-405b", &["llama3-8b", "llama3-70b", "llama31-405b"])?;
+    let pr = model(
+        d,
+        "llama31-405b",
+        &["llama3-8b", "llama3-70b", "llama31-405b"],
+    )?;
     let chip = d.pick("v5e", &["v5e", "v5p", "v6e"]);
     let m = &pr.config;
     let (p, mm) = (m.params(), m.matmul_params());
@@ -90,10 +99,8 @@ pub(super) fn p8_q1(d: &mut Draw) -> Result<Question, CoreError> {
     if let Some((_, era)) = look.first() {
         math.eras
             .push((2.0 * mm / peak_bw(&bf, Bf16)?.0, era.clone()));
-        load.eras.push((
-            2.0 * m.read_params() / peak_bw(&bf, Bf16)?.1,
-            era.clone(),
-        ));
+        load.eras
+            .push((2.0 * m.read_params() / peak_bw(&bf, Bf16)?.1, era.clone()));
     }
     let (pi, _) = peak_bw(&chips_setup(chip, 1, m.d_model, m.d_ff), Int8)?;
     let parts = vec![
