@@ -18,7 +18,7 @@ use roofline_core::url::{decode_with, encode};
 use roofline_core::DType;
 
 const NEW: &[&str] = &[
-    "p4-q2", "p4-q4", "p4-q6", "p7-q6", "p7-q7", "p8-q1", "p8-q2", "p8-q3",
+    "p7-q4", "p4-q2", "p4-q4", "p4-q6", "p7-q6", "p7-q7", "p8-q1", "p8-q2", "p8-q3",
 ];
 
 /// The book's printed answers, as it prints them; and, where the book
@@ -43,6 +43,13 @@ fn the_books_and_the_apps_answers_pass() {
         ("p4-q6", "a", "4*B*T^2*N*H"),
         ("p4-q6", "a", "4BT²NH"),
         ("p4-q6", "b", "3.52e13"),
+        // Part 7, question 4 (the app's): no wraparound, about 7-way in
+        // prefill, 257-way in decode, the batch split 2 ways, 19 ms.
+        ("p7-q4", "a", "no"),
+        ("p7-q4", "b", "7.5"),
+        ("p7-q4", "c", "257"),
+        ("p7-q4", "d", "2"),
+        ("p7-q4", "e", "19.3 ms"),
         // Part 7, question 6 (the app's): 2.0 ms, 14.3 GB, a 4x4.
         ("p7-q6", "a", "2.02 ms"),
         ("p7-q6", "b", "14.3 GB"),
@@ -76,6 +83,8 @@ fn the_books_and_the_apps_answers_pass() {
     // projection's outputs both held, pass with a note saying so.
     pass_with_note(&[
         ("p7-q6", "a", "2.04 ms", "8.1e11"),
+        ("p7-q4", "c", "292", "β ≈ 8"),
+        ("p7-q4", "e", "19.5 ms", "8.1e11"),
         ("p8-q1", "d", "243.2", "8.1e11"),
         ("p8-q3", "d", "1.957 ms", "8.1e11"),
         ("p8-q2", "c", "13.8 MB", "gate"),
@@ -122,6 +131,15 @@ fn each_known_mistake_gets_its_concept() {
         ("p8-q3", "a", "64", "bf16"),
         ("p8-q3", "b", "30.9 ms", "bf16"),
         ("p8-q1", "c", "0.495 s", "int8"),
+        // Part 7, question 4: wraparound, directions, prefill for decode,
+        // the heads' split, the cache left out.
+        ("p7-q4", "a", "yes", "Only axes of 16"),
+        ("p7-q4", "b", "3.74", "one direction"),
+        ("p7-q4", "c", "7.49", "prefill"),
+        ("p7-q4", "d", "16", "heads take the first"),
+        ("p7-q4", "e", "1.4 ms", "cache"),
+        ("p7-q4", "e", "38.6 ms", "bf16"),
+        ("p7-q4", "e", "309 ms", "one chip"),
         // An AllReduce taken as one AllGather.
         ("p7-q7", "a", "2*B*D/(X*W) + 2*B*F/(Y*Z*W)", "one AllGather"),
         ("p7-q7", "b", "5.66", "one AllGather"),
@@ -207,7 +225,7 @@ fn every_variant_is_solvable_and_finite() {
 /// the answer is the app's.
 #[test]
 fn the_apps_answers_say_so() {
-    for id in ["p7-q6", "p8-q1", "p8-q2", "p8-q3"] {
+    for id in ["p7-q4", "p7-q6", "p8-q1", "p8-q2", "p8-q3"] {
         let q = question(id, 0).unwrap();
         assert!(q.source.contains("the app's"), "{id}: {}", q.source);
     }
@@ -291,6 +309,18 @@ fn the_pages_compute_the_same_answers() {
         let (q, _, _) = model_page("p4-q4", seed);
         let (m, _) = read_query(&q.opening(0).model);
         assert_eq!(m.step.prompt, value(&q, "c").ceil(), "p4-q4/{seed}");
+        // Part 7, question 4: the largest batch, and the step with one
+        // copy of the cache (the page keeps copies of the KV heads where
+        // the chips outnumber them, and the solution says so).
+        let (q, a, _) = model_page("p7-q4", seed);
+        let one_copy = a.t_kv / a.kv_copies + a.t_weight_math.max(a.t_weight_load);
+        near(one_copy, value(&q, "e"), 1e-6, "p7-q4 step");
+        let said = q.part("e").unwrap().solution.join(" ");
+        assert_eq!(
+            a.kv_copies > 1.0,
+            said.contains("Model page splits"),
+            "{said}"
+        );
         // Part 7, question 6: the weights' read at a batch that reads
         // every expert, and the HBM left a chip.
         let (q, a, n) = model_page("p7-q6", seed);

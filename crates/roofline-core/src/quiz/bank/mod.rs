@@ -25,7 +25,7 @@
 //!   serving chapters' questions (`p4-…`, `p7-…`, `p8-…`), on whole models, with `models` (what
 //!   they share: a model's shape, the Model page they open);
 //! * `part4_more` and `part7_more`: those chapters' other practice
-//!   questions (Part 4's 2, 4 and 6; Part 7's 6 and 7), and
+//!   questions (Part 4's 2, 4 and 6; Part 7's 4, 6 and 7), and
 //!   `part8_worked`: Part 8's worked problems (`p8-q…`), the app's answers;
 //! * `feedback`: the feedback they share (other versions' numbers, the
 //!   FLOP-count and sparse-peak slips, answers that grow with B).
@@ -72,7 +72,7 @@ use part4_more::{p4_q2, p4_q4, p4_q6};
 use part5::{p5_q1, p5_q2, p5_q3};
 use part6::{p6_pop1, p6_pop2, p6_pop5, p6_pop7, p6_pop9, p6_q1};
 use part7::{p7_pop1, p7_q1, p7_q2, p7_q3, p7_q5};
-use part7_more::{p7_q6, p7_q7};
+use part7_more::{p7_q4, p7_q6, p7_q7};
 use part8::{p8_pop1, p8_pop2, p8_pop3, p8_pop4, p8_pop5, p8_pop6};
 use part8_worked::{p8_q1, p8_q2, p8_q3};
 use practice::{q1, q2, q3, q4, q5};
@@ -160,6 +160,7 @@ bank! {
     ("p7-q1", "The chapter's model: size and KV cache", p7_q1),
     ("p7-q2", "The largest batch that fits", p7_q2),
     ("p7-q3", "Reading every weight once", p7_q3),
+    ("p7-q4", "Sharding the chapter's model on a v5e 4x4", p7_q4),
     ("p7-q5", "The chapter's model as an MoE", p7_q5),
     ("p7-q6", "Experts sharded over a v5e slice", p7_q6),
     ("p7-q7", "2D weight-stationary sharding", p7_q7),

@@ -1,4 +1,5 @@
-//! Part 7's practice questions 6 and 7 (`p7-q…`): the chapter's model as
+//! Part 7's practice questions 4, 6 and 7 (`p7-q…`): sharding the chapter's
+//! model on a v5e 4x4 (the book gives no answer: the app's), the model as
 //! an MoE with its experts sharded over a v5e slice (the book gives no
 //! answer: the app's), and 2D weight-stationary sharding's comms against
 //! 1D tensor parallelism.
@@ -9,13 +10,13 @@ use crate::quiz::{CalcSetup, Part, Question, ScaleSetup, SOURCE_PRACTICE};
 use crate::scale::CollOp;
 use crate::{format, CoreError, DType, LevelKind};
 
-use super::feedback::{era_note, with_eras};
+use super::feedback::{era_note, with_eras, Era};
 use super::helpers::{matmul, question};
 use super::models::{chips_setup, count_text, hbm_capacity, moe, opens, page, peak_bw, whole};
 use super::part7::{chapter_model, model_text};
 use super::part8_worked::slice_for;
-use super::scales::{coll, coll_state, links, opens_scale, sizes};
-use super::texts::bw_text;
+use super::scales::{coll, coll_state, links, opens_scale, sizes, yes_no};
+use super::texts::{bw_text, rate_text};
 use super::{invalid, Draw};
 
 use DType::{Bf16, Int8};
@@ -27,6 +28,139 @@ fn source(n: u32, app: bool) -> String {
     } else {
         s
     }
+}
+
+/// Question 4's checkable parts (the book gives no answer: the app's):
+/// whether a v5e 4x4 wraps, the tensor-parallel bound in prefill and in
+/// decode, how the KV cache splits over the chips, and the decode step.
+pub(super) fn p7_q4(d: &mut Draw) -> Result<Question, CoreError> {
+    let named = chapter_model(d);
+    let m = named.0.clone();
+    let ctx = d.pick(128e3, &[32e3, 64e3, 128e3]);
+    let (mx, my) = d.pick((4u32, 4u32), &[(2, 4), (4, 4), (4, 8)]);
+    let chips = mx * my;
+    let n = f64::from(chips);
+    let calc = chips_setup("v5e", chips, m.d_model, m.d_ff);
+    let cap = hbm_capacity(&calc)?;
+    let p = m.params();
+    let kv_seq = m.kv_bytes_per_token(Int8) * ctx;
+    let b = ((n * cap - p) / kv_seq).floor();
+    if !(1.0..=2000.0).contains(&b) {
+        return Err(invalid("no batch fits"));
+    }
+    let l = links("v5e", &format!("X:{mx},Y:{my}"))?;
+    let ax = l.axis('X').ok_or_else(|| invalid("no axis"))?;
+    let (wraps, ici) = (ax.wraps, ax.bidirectional);
+    let (peak, bw) = peak_bw(&calc, Bf16)?;
+    let alpha = peak / ici;
+    let y_prefill = m.d_ff / alpha;
+    let beta = bw / ici;
+    let y_decode = with_eras(&calc, &|c| Ok(m.d_ff / (b * peak_bw(c, Bf16)?.1 / ici)))?;
+    let rounded = m.d_ff / (b * 8.0);
+    let mut y_decode = y_decode;
+    if (rounded - y_decode.value).abs() > 0.05 * y_decode.value {
+        y_decode.eras.push((
+            rounded,
+            Era::new(
+                "the book's round β ≈ 8".to_string(),
+                format!("the chips' own numbers give β = {}", sig(beta, 3)),
+            ),
+        ));
+    }
+    let heads = m.kv_heads.min(n);
+    let batch_ways = n / heads;
+    let step = with_eras(&calc, &|c| {
+        let w = n * peak_bw(c, Int8)?.1;
+        let (cc, _) = peak_bw(c, Int8)?;
+        Ok(b * kv_seq / w + (2.0 * b * p / (n * cc)).max(p / w))
+    })?;
+    let w = n * bw;
+    let copies = n * (m.kv_heads / n).ceil() / m.kv_heads;
+    let mut step_solution = vec![
+        format!("The largest batch that fits: ⌊({} · {} − {}) ÷ {}⌋ = {} sequences, far below the critical batch: bandwidth-bound.", whole(n), format::bytes(cap), sci(p), sci(kv_seq), whole(b)),
+        format!("KV: {} · {} ÷ {} = {}; weights: {} ÷ {} = {}; step ≈ {}.", whole(b), sci(kv_seq), bw_text(w), format::seconds(b * kv_seq / w), sci(p), bw_text(w), format::seconds(p / w), format::seconds(step.value)),
+        "With HBM full, a step is about one chip's HBM read at its bandwidth.".to_string(),
+    ];
+    if copies > 1.0 {
+        step_solution.push(format!("The Model page splits the {} KV heads over the chips and keeps copies where the chips outnumber them, so its KV read comes out {} times this; sharding the cache by batch too avoids the copies.", whole(m.kv_heads), sig(copies, 3)));
+    }
+    let parts = vec![
+        Part::choice(
+            "a",
+            format!("Do the axes of a TPU v5e {mx}x{my} wrap around?"),
+            yes_no(),
+            usize::from(!wraps),
+            "Which v5e axes have wraparound links?".to_string(),
+            vec![
+                "A v5e pod is one 16x16 torus: only an axis of 16 wraps. Smaller slices have none, so a ring along an axis is a line and sends one way round.".to_string(),
+            ],
+        )
+        .mistake_choice(usize::from(wraps), "Only axes of 16 chips wrap on v5e (the full pod's); a smaller slice has no wraparound links.".to_string()),
+        Part::number(
+            "b",
+            "In prefill (compute-bound), tensor parallelism over one axis stays compute-bound up to about Y = F / α, α = C / W_ici (bf16 peak over a chip's two-way ICI bandwidth). What is that Y?".to_string(),
+            Unit::None,
+            0.03,
+            (y_prefill, Vec::new()),
+            "The MLP's FLOPs shrink with Y; the AllReduce of the activations does not.".to_string(),
+            vec![
+                format!("α = {} ÷ {} = {}, the chapter's ~2200.", rate_text(peak, Bf16), bw_text(ici), sig(alpha, 4)),
+                format!("Y ≈ {} ÷ {} = {}: about {}-way model parallelism, then sequence parallelism. int8 math and activations double C and halve the bytes: the same bound.", whole(m.d_ff), sig(alpha, 4), sig(y_prefill, 3), whole(y_prefill.floor())),
+            ],
+        )
+        .mistake_number(m.d_ff / (peak / ax.one_way), "That uses one direction's ICI bandwidth; the chapter's α takes both.".to_string()),
+        Part::number(
+            "c",
+            format!("In decode, with the batch of part (e) ({} sequences), ICI binds past Y = F / (B·β), β = W_hbm / W_ici. What is that Y?", whole(b)),
+            Unit::None,
+            0.03,
+            y_decode.clone(),
+            "Bandwidth-bound, the weights' read shrinks with Y while each layer's activations cross ICI whatever Y.".to_string(),
+            vec![
+                format!("β = {} ÷ {} = {}.", bw_text(bw), bw_text(ici), sig(beta, 3)),
+                format!("Y = {} ÷ ({} · {}) = {}: far more than the {} chips, so every chip can take a share of the model.", whole(m.d_ff), whole(b), sig(beta, 3), sig(y_decode.value, 3), whole(n)),
+            ],
+        )
+        .mistake_number(y_prefill, "That is prefill's compute-bound limit; decode is bandwidth-bound, so the weights' read, not the FLOPs, is what ICI must not outlast.".to_string()),
+        Part::number(
+            "d",
+            format!("The cache is split over the K = {} KV heads first. Over how many ways must the batch be split so that no chip holds a copy?", whole(m.kv_heads)),
+            Unit::None,
+            0.002,
+            (batch_ways, Vec::new()),
+            "Heads can be split at most K ways; the rest of the chips split the batch.".to_string(),
+            vec![format!("KV[2, B_Z, S, K_Y, H] with Y = {} and Z = {} ÷ {} = {}.", whole(heads), whole(n), whole(heads), whole(batch_ways))],
+        )
+        .mistake_number(n, "That splits the batch alone; the heads take the first K ways.".to_string()),
+        Part::number(
+            "e",
+            format!("With int8 weights, KV cache and math, serving the largest batch that fits at {} tokens, what is the step's lower bound?", whole(ctx)),
+            Unit::Seconds,
+            0.03,
+            step.clone(),
+            "KV read plus the larger of the weights' FLOP time and read time, over all chips.".to_string(),
+            step_solution,
+        )
+        .mistake_number(p / w, "That reads the weights only; each step reads every sequence's cache too, by far the larger part here.".to_string())
+        .mistake_number(2.0 * step.value, "That is bf16's 2 bytes a number; everything here is int8.".to_string())
+        .mistake_number(n * step.value, "That is one chip's bandwidth; every chip reads its own shard at once.".to_string()),
+    ];
+    let q = question(
+        "p7-q4",
+        &source(4, true),
+        format!(
+            "{} Serve it on a TPU v5e {mx}x{my} ({} chips) with int8 weights, activations and math, sequences of {} tokens.{}",
+            model_text(&named),
+            whole(n),
+            whole(ctx),
+            era_note(&calc)
+        ),
+        parts,
+        calc,
+    )?;
+    let mut state = page(&m, b, ctx, Int8, Int8)?;
+    state.step.act = Int8;
+    Ok(opens(q, state))
 }
 
 /// Question 6: expert sharding on a v5e 8x16: the weights' load time, the
