@@ -75,11 +75,13 @@ pub(super) fn p7_q4(d: &mut Draw) -> Result<Question, CoreError> {
         Ok(b * kv_seq / w + (2.0 * b * p / (n * cc)).max(p / w))
     })?;
     let w = n * bw;
+    // int8 weights and math: (C ÷ W) × 1 byte ÷ 2.
+    let crit = peak_bw(&calc, Int8)?.0 / bw / 2.0;
     let copies = n * (m.kv_heads / n).ceil() / m.kv_heads;
     let mut step_solution = vec![
-        format!("The largest batch that fits: ⌊({} · {} − {}) ÷ {}⌋ = {} sequences, far below the critical batch: bandwidth-bound.", whole(n), format::bytes(cap), sci(p), sci(kv_seq), whole(b)),
+        format!("The largest batch that fits: ⌊({} · {} − {}) ÷ {}⌋ = {} sequences; {}.", whole(n), format::bytes(cap), sci(p), sci(kv_seq), whole(b), if b < crit { format!("below the critical batch, {}: the weights' read binds", sig(crit, 3)) } else { format!("above the critical batch, {}: the weights' FLOPs bind", sig(crit, 3)) }),
         format!("KV: {} · {} ÷ {} = {}; weights: {} ÷ {} = {}; step ≈ {}.", whole(b), sci(kv_seq), bw_text(w), format::seconds(b * kv_seq / w), sci(p), bw_text(w), format::seconds(p / w), format::seconds(step.value)),
-        "With HBM full, a step is about one chip's HBM read at its bandwidth.".to_string(),
+        "With HBM nearly full, a bandwidth-bound step is about one chip's HBM read at its bandwidth.".to_string(),
     ];
     if copies > 1.0 {
         step_solution.push(format!("The Model page splits the {} KV heads over the chips and keeps copies where the chips outnumber them, so its KV read comes out {} times this; sharding the cache by batch too avoids the copies.", whole(m.kv_heads), sig(copies, 3)));
@@ -118,7 +120,7 @@ pub(super) fn p7_q4(d: &mut Draw) -> Result<Question, CoreError> {
             "Bandwidth-bound, the weights' read shrinks with Y while each layer's activations cross ICI whatever Y.".to_string(),
             vec![
                 format!("β = {} ÷ {} = {}.", bw_text(bw), bw_text(ici), sig(beta, 3)),
-                format!("Y = {} ÷ ({} · {}) = {}: far more than the {} chips, so every chip can take a share of the model.", whole(m.d_ff), whole(b), sig(beta, 3), sig(y_decode.value, 3), whole(n)),
+                format!("Y = {} ÷ ({} · {}) = {}: {}.", whole(m.d_ff), whole(b), sig(beta, 3), sig(y_decode.value, 3), if y_decode.value >= n { format!("more than the {} chips, so every chip can take a share of the model", whole(n)) } else { format!("fewer than the {} chips: sharding the model over all of them, ICI would outlast the weights' read", whole(n)) }),
             ],
         )
         .mistake_number(y_prefill, "That is prefill's compute-bound limit; decode is bandwidth-bound, so the weights' read, not the FLOPs, is what ICI must not outlast.".to_string()),
