@@ -198,9 +198,13 @@ fn questions_are_listed_by_chapter() {
             .map(|(id, _, _)| *id)
             .collect()
     };
-    assert_eq!(ids_of("p4"), ["p4-q1", "p4-q3", "p4-q5", "p4-q7", "p4-q8"]);
+    assert_eq!(
+        ids_of("p4"),
+        ["p4-q1", "p4-q2", "p4-q3", "p4-q4", "p4-q5", "p4-q6", "p4-q7", "p4-q8"]
+    );
     assert_eq!(ids_of("p7")[0], "p7-pop1");
-    assert_eq!(ids_of("p8").len(), 6);
+    assert_eq!(ids_of("p8").len(), 9);
+    assert_eq!(ids_of("p7")[4..], ["p7-q4", "p7-q5", "p7-q6", "p7-q7"]);
     assert!(ids_of("p1").contains(&"q1") && ids_of("p1").contains(&"ex-240"));
     let d = decode_with("v=1&view=quiz&q=p7-q2&part=3", OUTLINE);
     assert!(d.notices.is_empty(), "{:?}", d.notices);

@@ -30,6 +30,9 @@
 //! * `part4`, `part7` and `part8`: the transformer, inference and
 //!   serving chapters' questions (`p4-…`, `p7-…`, `p8-…`), on whole models, with `models` (what
 //!   they share: a model's shape, the Model page they open);
+//! * `part4_more` and `part7_more`: those chapters' other practice
+//!   questions (Part 4's 2, 4 and 6; Part 7's 4, 6 and 7), and
+//!   `part8_worked`: Part 8's worked problems (`p8-q…`), the app's answers;
 //! * `feedback`: the feedback they share (other versions' numbers, the
 //!   FLOP-count and sparse-peak slips, answers that grow with B).
 
@@ -47,12 +50,15 @@ mod part3_bench;
 mod part3_late;
 mod part3_more;
 mod part4;
+mod part4_more;
 mod part5;
 mod part6;
 mod part6_405b;
 mod part6_plan;
 mod part7;
+mod part7_more;
 mod part8;
+mod part8_worked;
 mod practice;
 mod scales;
 mod setup;
@@ -73,11 +79,14 @@ use part3::{p3_pop1, p3_pop2, p3_pop3, p3_q1, p3_q10, p3_q2, p3_q3, p3_q4};
 use part3_bench::p3_q8;
 use part3_late::{p3_q5, p3_q6, p3_q7, p3_q9};
 use part4::{p4_q1, p4_q3, p4_q5, p4_q7, p4_q8};
+use part4_more::{p4_q2, p4_q4, p4_q6};
 use part5::{p5_q1, p5_q2, p5_q3};
 use part6::{p6_pop1, p6_pop2, p6_pop5, p6_pop7, p6_pop9, p6_q1};
 use part6_405b::p6_q2;
 use part7::{p7_pop1, p7_q1, p7_q2, p7_q3, p7_q5};
+use part7_more::{p7_q4, p7_q6, p7_q7};
 use part8::{p8_pop1, p8_pop2, p8_pop3, p8_pop4, p8_pop5, p8_pop6};
+use part8_worked::{p8_q1, p8_q2, p8_q3};
 use practice::{q1, q2, q3, q4, q5};
 
 /// Writes the table of questions ([`BANK`]: id and title) and, for each
@@ -148,8 +157,11 @@ bank! {
         ("p3-q9", "Multiply first, then reduce", p3_q9),
         ("p3-q10", "Where an AllToAll's 4 comes from", p3_q10),
         ("p4-q1", "A model's parameters and KV cache", p4_q1),
+        ("p4-q2", "A matmul one mesh axis repeats", p4_q2),
         ("p4-q3", "The FLOPs of a contraction", p4_q3),
+        ("p4-q4", "The intensity of attention", p4_q4),
         ("p4-q5", "When attention's FLOPs catch up", p4_q5),
+        ("p4-q6", "Rematerialising attention", p4_q6),
         ("p4-q7", "A training run's utilisation", p4_q7),
         ("p4-q8", "The batch an MoE needs", p4_q8),
         ("p5-q1", "LLaMA-2-13B's parameters", p5_q1),
@@ -166,13 +178,19 @@ bank! {
         ("p7-q1", "The chapter's model: size and KV cache", p7_q1),
         ("p7-q2", "The largest batch that fits", p7_q2),
         ("p7-q3", "Reading every weight once", p7_q3),
+        ("p7-q4", "Sharding the chapter's model on a v5e 4x4", p7_q4),
         ("p7-q5", "The chapter's model as an MoE", p7_q5),
+        ("p7-q6", "Experts sharded over a v5e slice", p7_q6),
+        ("p7-q7", "2D weight-stationary sharding", p7_q7),
         ("p8-pop1", "KV caches and the chips that hold them", p8_pop1),
         ("p8-pop2", "The memory of a batch", p8_pop2),
         ("p8-pop3", "Step time and throughput per chip", p8_pop3),
         ("p8-pop4", "The critical batch for three data types", p8_pop4),
         ("p8-pop5", "How many chips the weights fill", p8_pop5),
         ("p8-pop6", "A decode step with HBM full", p8_pop6),
+        ("p8-q1", "LLaMA 3-405B's FLOPs and step bounds", p8_q1),
+        ("p8-q2", "LLaMA 3-8B's memory at a batch of 240", p8_q2),
+        ("p8-q3", "LLaMA 3-405B within 15 ms a token", p8_q3),
         ("p12-q1-2", "A GPU's vector FLOPs/s", p12_q1_2),
         ("p12-q1-3", "GPU matmul critical intensities", p12_q1_3),
         ("p12-q1-4", "Two matmuls on one GPU", p12_q1_4),

@@ -25,7 +25,7 @@ fn source(what: &str, n: u32) -> String {
 }
 
 /// The chapter's model, or a variant of it: L, K, H and F drawn.
-fn chapter_model(d: &mut Draw) -> (ModelConfig, &'static str) {
+pub(super) fn chapter_model(d: &mut Draw) -> (ModelConfig, &'static str) {
     let who = if d.is_book() {
         "The chapter's model"
     } else {
@@ -38,7 +38,7 @@ fn chapter_model(d: &mut Draw) -> (ModelConfig, &'static str) {
     (dense(l, 4096.0, f, 32.0, k, h, 32128.0, true), who)
 }
 
-fn model_text((m, who): &(ModelConfig, &str)) -> String {
+pub(super) fn model_text((m, who): &(ModelConfig, &str)) -> String {
     format!(
         "{who}: L = {}, D = {}, F = {}, N = {} query heads, K = {} KV heads, H = {}, V = {}; a gated MLP (three D×F matrices) and one embedding matrix shared by the input and the output.",
         whole(m.layers),
