@@ -293,8 +293,12 @@ pub(super) fn p12_q2_3(d: &mut Draw) -> Result<Question, CoreError> {
         .mistake_number(v / GPUS / w, "That is one shard; each GPU receives the N − 1 shards it lacks.".to_string()),
     ];
     let mut note = String::new();
+    let mut parts = parts;
     if d.is_book() {
         note = " Measured, it takes about 1.5 ms: latency adds to the bytes' time.".to_string();
+        if let Some(p) = parts.pop() {
+            parts.push(p.mistake_number(1.5e-3, "That is the measured time, latency and all; the question asks the bandwidth-bound time.".to_string()));
+        }
     }
     question(
         "p12-q2-3",
