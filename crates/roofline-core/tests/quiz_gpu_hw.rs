@@ -89,6 +89,11 @@ fn the_books_printed_answers_pass() {
         ("p12-pop2", "b", "2*B*8 / (450e9 * 8)", "keeps 1/N"),
         ("p12-pop2", "c", "2*B*8 / (2 * 450e9 * 8)", "keeps 1/N"),
     ]);
+    // Counts are shown whole, as the book prints them.
+    let q = question("p12-q1-1", 0).unwrap();
+    assert_eq!(q.part("a").unwrap().expected_text, "16896");
+    let q = question("p12-q1-6", 0).unwrap();
+    assert_eq!(q.part("a").unwrap().expected_text, "37888 FLOPs");
     // The exact answers pass plainly.
     for (id, part, answer) in [
         ("p12-q1-5", "a", "34.6MB"),

@@ -92,7 +92,7 @@ fn cores_part(id: &str, chip: &str) -> Result<Part, CoreError> {
     let g = gpu_of(chip)?;
     let cores = g.sms * g.fp32_per_sm;
     let lanes = g.fp32_per_sm / 4.0;
-    Ok(Part::number(
+    let mut p = Part::number(
         id,
         format!("How many fp32 CUDA cores does the {} have?", chip_name(chip)),
         Unit::None,
@@ -102,7 +102,10 @@ fn cores_part(id: &str, chip: &str) -> Result<Part, CoreError> {
         vec![format!("{} · 4 · {} = {}.", whole(g.sms), whole(lanes), whole(cores))],
     )
     .mistake_number(g.sms * 4.0, format!("That counts the SIMD units (warp schedulers), 4 an SM; each is {} lanes wide, one CUDA core a lane.", whole(lanes)))
-    .mistake_number(g.sms * lanes, format!("That is one subpartition an SM; each SM has 4 subpartitions of {} cores.", whole(lanes))))
+    .mistake_number(g.sms * lanes, format!("That is one subpartition an SM; each SM has 4 subpartitions of {} cores.", whole(lanes)));
+    // A count is shown whole (16896), not rounded (1.69e4).
+    p.expected_text = whole(cores);
+    Ok(p)
 }
 
 /// Quiz 1, question 1: two GPUs' fp32 CUDA cores against a TPU's vector
@@ -289,7 +292,7 @@ pub(super) fn p12_q1_6(d: &mut Draw) -> Result<Question, CoreError> {
     let clock = figure / per_cycle;
     let lanes = g.fp32_per_sm / 4.0;
     let ghz = |x: f64| format!("{} GHz", sig(x / 1e9, 3));
-    let parts = vec![
+    let mut parts = vec![
         Part::number(
             "a",
             "How many fp32 FLOPs can it do a cycle?".to_string(),
@@ -313,6 +316,10 @@ pub(super) fn p12_q1_6(d: &mut Draw) -> Result<Question, CoreError> {
         .mistake_number(2.0 * clock, "That counts an FMA as one FLOP; the figure counts it as 2, so each core does 2 a cycle.".to_string())
         .mistake_number(4.0 * clock, format!("Each SM has 4 subpartitions of {} cores.", whole(lanes))),
     ];
+    if let Some(p) = parts.first_mut() {
+        // A count is shown whole (37888), not rounded (37.9 kFLOP).
+        p.expected_text = format!("{} FLOPs", whole(per_cycle));
+    }
     let mut note = String::new();
     if d.is_book() {
         note = format!(
