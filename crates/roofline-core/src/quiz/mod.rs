@@ -526,10 +526,18 @@ pub const OUTLINE: &[(&str, u32)] = &[
     ("p8-q1", 4),
     ("p8-q2", 4),
     ("p8-q3", 6),
+    ("p12-q1-1", 4),
     ("p12-q1-2", 3),
     ("p12-q1-3", 4),
     ("p12-q1-4", 2),
+    ("p12-q1-5", 4),
+    ("p12-q1-6", 2),
+    ("p12-q1-7", 5),
+    ("p12-q2-1", 3),
+    ("p12-q2-2", 2),
+    ("p12-q2-3", 3),
     ("p12-pop1", 1),
+    ("p12-pop2", 3),
 ];
 
 /// The chapters the questions follow: the id that prefixes their

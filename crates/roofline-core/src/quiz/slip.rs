@@ -6,7 +6,7 @@
 
 use crate::small::Join;
 
-use super::answer::{compare, factor_text, read_ratio, Comparison, Compiled};
+use super::answer::{compare, factor_text, read_formula, read_ratio, Comparison, Compiled};
 
 /// How a learner's ratio differs from the expected one, half by half.
 pub(super) enum RatioSlip {
@@ -25,10 +25,15 @@ fn same(a: &str, b: &str, symbols: &[String]) -> Option<Comparison> {
 }
 
 /// Compares `answer` with `expected` half by half; `None` unless both read
-/// as ratios and exactly one half matches (up to the order of the terms).
+/// as ratios and exactly one half matches (up to the order of the terms),
+/// and `None` where the expected bottom is a constant: that ratio is a
+/// time (bytes over a bandwidth), not operations over bytes.
 pub(super) fn ratio_slip(answer: &str, expected: &str, symbols: &[String]) -> Option<RatioSlip> {
     let mine = read_ratio(answer, symbols)?;
     let want = read_ratio(expected, symbols)?;
+    if read_formula(&want.bottom, symbols).ok()?.used.is_empty() {
+        return None;
+    }
     let top = same(&mine.top, &want.top, symbols)?;
     let bottom = same(&mine.bottom, &want.bottom, symbols)?;
     match (top, bottom) {

@@ -23,7 +23,7 @@ use DType::{Bf16, Fp16, Fp8};
 use LevelKind::{Hbm, NvLink};
 
 /// "Part 12, quiz q, question n": the chapter numbers its quizzes.
-fn source(quiz: u32, n: u32) -> String {
+pub(super) fn source(quiz: u32, n: u32) -> String {
     format!(
         "Part 12, quiz {quiz}, {} {n}",
         SOURCE_PRACTICE.to_lowercase()

@@ -26,7 +26,9 @@
 //!   open);
 //! * `part5`, `part6`, `part6_plan` and `part6_405b`: the training
 //!   chapters' (`p5-…`, `p6-…`);
-//! * `gpu`: the GPU chapter's questions (`p12-…`), the book's Part 12;
+//! * `gpu`, `gpu_hardware` and `gpu_nodes`: the GPU chapter's questions
+//!   (`p12-…`), the book's Part 12: a GPU's rates and matmuls, its cores,
+//!   memories and clock, and the 8-GPU node's bandwidth and collectives;
 //! * `part4`, `part7` and `part8`: the transformer, inference and
 //!   serving chapters' questions (`p4-…`, `p7-…`, `p8-…`), on whole models, with `models` (what
 //!   they share: a model's shape, the Model page they open);
@@ -41,6 +43,8 @@ mod extras_hardware;
 mod extras_operations;
 mod feedback;
 mod gpu;
+mod gpu_hardware;
+mod gpu_nodes;
 mod helpers;
 mod models;
 mod part2;
@@ -73,6 +77,8 @@ use examples::{ex_240, ex_dot, ex_net};
 use extras_hardware::{x_fp8, x_int4, x_pcie, x_v6e, x_vmem};
 use extras_operations::{x_add, x_small, x_time};
 use gpu::{p12_pop1, p12_q1_2, p12_q1_3, p12_q1_4};
+use gpu_hardware::{p12_q1_1, p12_q1_5, p12_q1_6, p12_q1_7};
+use gpu_nodes::{p12_pop2, p12_q2_1, p12_q2_2, p12_q2_3};
 use part2::{p2_pop1, p2_q1, p2_q2, p2_q3, p2_q4};
 use part2_links::{p2_q5, p2_q6};
 use part3::{p3_pop1, p3_pop2, p3_pop3, p3_q1, p3_q10, p3_q2, p3_q3, p3_q4};
@@ -191,10 +197,18 @@ bank! {
         ("p8-q1", "LLaMA 3-405B's FLOPs and step bounds", p8_q1),
         ("p8-q2", "LLaMA 3-8B's memory at a batch of 240", p8_q2),
         ("p8-q3", "LLaMA 3-405B within 15 ms a token", p8_q3),
+        ("p12-q1-1", "CUDA cores against a TPU's ALUs", p12_q1_1),
         ("p12-q1-2", "A GPU's vector FLOPs/s", p12_q1_2),
         ("p12-q1-3", "GPU matmul critical intensities", p12_q1_3),
         ("p12-q1-4", "Two matmuls on one GPU", p12_q1_4),
+        ("p12-q1-5", "SMEM and registers against VMEM", p12_q1_5),
+        ("p12-q1-6", "A clock from a vector figure", p12_q1_6),
+        ("p12-q1-7", "An fp32 add on a GPU", p12_q1_7),
+        ("p12-q2-1", "A node's total bandwidth", p12_q2_1),
+        ("p12-q2-2", "A node's bisection bandwidth", p12_q2_2),
+        ("p12-q2-3", "An AllGather of B bytes in a node", p12_q2_3),
         ("p12-pop1", "An AllGather within a node", p12_pop1),
+        ("p12-pop2", "An AllToAll within a node", p12_pop2),
     ],
 }
 

@@ -473,7 +473,7 @@ pub(super) fn p2_q4(d: &mut Draw) -> Result<Question, CoreError> {
 /// 1.75 GHz; v5e: 1.5 GHz; v4: 2 ALUs), the rest as the catalogue's vector
 /// sources derive them (v5e's ALUs as v5p's; v4p's clock from its matrix
 /// peak), so that their product is the preset's vector peak.
-fn vpu(chip: &str) -> Option<(f64, f64, f64)> {
+pub(super) fn vpu(chip: &str) -> Option<(f64, f64, f64)> {
     match chip {
         "v5p" => Some((2.0, 4.0, 1.75e9)),
         "v5e" => Some((1.0, 4.0, 1.5e9)),
