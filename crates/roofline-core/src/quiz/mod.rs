@@ -509,6 +509,15 @@ pub const OUTLINE: &[(&str, u32)] = &[
     ("p12-q1-3", 4),
     ("p12-q1-4", 2),
     ("p12-pop1", 1),
+    ("p12-q3-1", 5),
+    ("p12-pop3", 2),
+    ("p12-q4-1", 3),
+    ("p12-q4-2", 2),
+    ("p12-q4-3", 2),
+    ("p12-q4-4", 2),
+    ("p12-q4-5", 3),
+    ("p12-q5-1", 3),
+    ("p12-q5-2", 8),
 ];
 
 /// The chapters the questions follow: the id that prefixes their

@@ -20,7 +20,9 @@
 //! * `part2` and `part2_links`: the TPU chapter's worked problems and pop
 //!   quiz (`p2-…`), on one chip's memories and links and on sends between
 //!   chips;
-//! * `gpu`: the GPU chapter's questions (`p12-…`), the book's Part 12;
+//! * `gpu`: the GPU chapter's questions (`p12-…`), the book's Part 12,
+//!   with `gpu_scale` (beyond the node: the SuperPod's fat tree and the
+//!   collectives quiz) and `gpu_rooflines` (the LLM rooflines quiz);
 //! * `part4`, `part7` and `part8`: the transformer, inference and
 //!   serving chapters' questions (`p4-…`, `p7-…`, `p8-…`), on whole models, with `models` (what
 //!   they share: a model's shape, the Model page they open);
@@ -32,6 +34,8 @@ mod extras_hardware;
 mod extras_operations;
 mod feedback;
 mod gpu;
+mod gpu_rooflines;
+mod gpu_scale;
 mod helpers;
 mod models;
 mod part2;
@@ -58,6 +62,8 @@ use examples::{ex_240, ex_dot, ex_net};
 use extras_hardware::{x_fp8, x_int4, x_pcie, x_v6e, x_vmem};
 use extras_operations::{x_add, x_small, x_time};
 use gpu::{p12_pop1, p12_q1_2, p12_q1_3, p12_q1_4};
+use gpu_rooflines::{p12_q5_1, p12_q5_2};
+use gpu_scale::{p12_pop3, p12_q3_1, p12_q4_1, p12_q4_2, p12_q4_3, p12_q4_4, p12_q4_5};
 use part2::{p2_pop1, p2_q1, p2_q2, p2_q3, p2_q4};
 use part2_links::{p2_q5, p2_q6};
 use part3::{p3_pop1, p3_pop2, p3_pop3, p3_q1, p3_q10, p3_q2, p3_q3, p3_q4};
@@ -163,6 +169,15 @@ bank! {
     ("p12-q1-3", "GPU matmul critical intensities", p12_q1_3),
     ("p12-q1-4", "Two matmuls on one GPU", p12_q1_4),
     ("p12-pop1", "An AllGather within a node", p12_pop1),
+    ("p12-q3-1", "A SuperPod's fat tree", p12_q3_1),
+    ("p12-pop3", "An AllGather with an inner axis", p12_pop3),
+    ("p12-q4-1", "Bytes through the switches", p12_q4_1),
+    ("p12-q4-2", "An in-network AllReduce's bytes", p12_q4_2),
+    ("p12-q4-3", "An in-network AllReduce in a node", p12_q4_3),
+    ("p12-q4-4", "An AllReduce over the spine", p12_q4_4),
+    ("p12-q4-5", "An AllGather over two nodes, exactly", p12_q4_5),
+    ("p12-q5-1", "B200 rooflines", p12_q5_1),
+    ("p12-q5-2", "Sharding LLaMA-3-70B on H100s", p12_q5_2),
 }
 
 /// Where a question's parameters come from: the book (seed 0) or a

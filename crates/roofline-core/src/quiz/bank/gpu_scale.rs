@@ -1,0 +1,636 @@
+//! The GPU chapter's questions beyond the node (Part 12, `p12-…`): the
+//! DGX H100 SuperPod's fat tree (Quiz 3), an AllGather over two axes in
+//! one Scalable Unit (pop quiz 3), and the collectives quiz (Quiz 4): the
+//! bytes through the switches, in-network (SHARP) AllReduces, and the
+//! exact cost of an AllGather over two nodes.
+//!
+//! A GPU's links are the presets' (NVLink one way, and one InfiniBand NIC
+//! a GPU as its DCN level); the switches and cables, which no preset
+//! holds, are in [`SuperPod`]. Where the Scale page can cost a collective
+//! (an NVLink axis, then axes across nodes) the question opens it.
+
+use crate::format::{count, sci, seconds};
+use crate::quiz::answer::{ChoiceOption, Unit};
+use crate::quiz::{CalcSetup, Part, Question, ScaleSetup};
+use crate::scale::CollOp;
+use crate::{CoreError, LevelKind};
+
+use super::feedback::Era;
+use super::helpers::question;
+use super::part3::vec_calc;
+use super::scales::{coll, coll_state, links, opens_scale, sizes, us};
+use super::texts::bw_text;
+use super::{invalid, Draw};
+
+use CollOp::AllGather;
+use LevelKind::{Dcn, NvLink};
+
+/// "Part 12, quiz q, question n".
+fn source(quiz: u32, n: u32) -> String {
+    format!("Part 12, quiz {quiz}, question {n}")
+}
+
+/// The DGX H100 SuperPod's switches and cables, which no preset holds.
+/// Source: the book's "Beyond the node level" (after NVIDIA's DGX SuperPod
+/// reference architecture, H100, network fabrics): 32 nodes of 8 GPUs
+/// under 8 leaf switches make a Scalable Unit (SU); 4 SUs under 16 spine
+/// switches; every IB switch has 64 NDR ports of 400 Gbps; two cables join
+/// each leaf to each spine.
+pub(super) struct SuperPod {
+    /// GPUs in a node.
+    pub gpus_per_node: f64,
+    /// Nodes in an SU.
+    pub nodes_per_su: f64,
+    /// Leaf switches in an SU.
+    pub leaves_per_su: f64,
+    /// Spine switches.
+    pub spines: f64,
+    /// Ports of an IB switch.
+    pub ports: f64,
+    /// One NDR port or cable, bits/s one way.
+    pub port_bits: f64,
+    /// Cables from each leaf to each spine.
+    pub cables: f64,
+}
+
+/// The book's pod.
+pub(super) const POD: SuperPod = SuperPod {
+    gpus_per_node: 8.0,
+    nodes_per_su: 32.0,
+    leaves_per_su: 8.0,
+    spines: 16.0,
+    ports: 64.0,
+    port_bits: 400e9,
+    cables: 2.0,
+};
+
+impl SuperPod {
+    /// One port's bytes/s one way.
+    pub fn port(&self) -> f64 {
+        self.port_bits / 8.0
+    }
+}
+
+/// A preset's one-way bandwidth at `level`.
+fn bw(chip: &str, level: LevelKind) -> Result<f64, CoreError> {
+    crate::hardware::preset(chip)
+        .ok_or_else(|| invalid("no such chip"))?
+        .bandwidth(level)
+}
+
+/// The calculator on the chip's link with a copy of the array (it times a
+/// copy's read and write, not the collective).
+fn link_calc(chip: &str, level: LevelKind, d: f64, f: f64) -> CalcSetup {
+    CalcSetup::new(chip, "bf16[D,F] -> bf16[D,F]", &[("D", d), ("F", f)], level)
+}
+
+fn other_way() -> String {
+    "That counts both directions of the links; the question asks one way.".to_string()
+}
+
+/// Quiz 3, question 1: the fat tree's bandwidth at every level, and the
+/// pod's bisection bandwidth.
+pub(super) fn p12_q3_1(d: &mut Draw) -> Result<Question, CoreError> {
+    let sus = d.pick(4.0, &[2.0, 3.0, 4.0]);
+    let p = &POD;
+    let nic = bw("h100", Dcn)?;
+    let node = p.gpus_per_node * nic;
+    let down = p.ports / 2.0;
+    let leaf = p.leaves_per_su * down * p.port();
+    let up = p.leaves_per_su * p.spines * p.cables * p.port();
+    let spine = p.spines * p.ports * p.port();
+    let nodes = sus * p.nodes_per_su;
+    let bisection = nodes * node;
+    let per_node = |x: f64, n: f64| {
+        format!(
+            "{} over {} nodes is {} a node",
+            bw_text(x),
+            count(n),
+            bw_text(x / n)
+        )
+    };
+    let parts = vec![
+        Part::number(
+            "a",
+            "How many bytes/s can one node send to its leaf switches, one way?".to_string(),
+            Unit::BytesPerSecond,
+            0.02,
+            (node, Vec::new()),
+            "Each of its 8 GPUs has its own 400 Gbps InfiniBand NIC.".to_string(),
+            vec![format!("8 NICs × 400 Gbps ÷ 8 bits a byte = 8 × {} = {}.", bw_text(nic), bw_text(node))],
+        )
+        .mistake_number(8.0 * node, "That counts bits as bytes: 400 Gbps is 50 GB/s.".to_string())
+        .mistake_number(2.0 * node, other_way())
+        .mistake_number(nic, "That is one NIC; a node has 8, one a GPU.".to_string())
+        .mistake_number(bw("h100", NvLink)?, "That is a GPU's NVLink, inside the node; the node leaves through its 8 InfiniBand NICs.".to_string()),
+        Part::number(
+            "b",
+            "An SU's 8 leaf switches: how many bytes/s can they take in from the SU's 32 nodes?".to_string(),
+            Unit::BytesPerSecond,
+            0.02,
+            (leaf, Vec::new()),
+            "A leaf switch has 64 ports; half face the nodes, half go up to the spine.".to_string(),
+            vec![
+                format!("8 leaves × 32 ports × {} = {}.", bw_text(p.port()), bw_text(leaf)),
+                format!("{}: exactly a node's NICs.", per_node(leaf, p.nodes_per_su)),
+            ],
+        )
+        .mistake_number(2.0 * leaf, "That uses all 64 ports of each leaf; half of them go up to the spine.".to_string())
+        .mistake_number(8.0 * leaf, "That counts bits as bytes: a 400 Gbps port is 50 GB/s.".to_string()),
+        Part::number(
+            "c",
+            "And from the SU up to the spine switches?".to_string(),
+            Unit::BytesPerSecond,
+            0.02,
+            (up, Vec::new()),
+            "Each leaf has 2 cables to each of the 16 spine switches.".to_string(),
+            vec![
+                format!("8 leaves × 16 spines × 2 cables × {} = {}.", bw_text(p.port()), bw_text(up)),
+                format!("{} again.", per_node(up, p.nodes_per_su)),
+            ],
+        )
+        .mistake_number(up / 2.0, "That takes one cable from each leaf to each spine; the pod has two.".to_string()),
+        Part::number(
+            "d",
+            "How many bytes/s can the 16 spine switches carry in all, one way?".to_string(),
+            Unit::BytesPerSecond,
+            0.02,
+            (spine, Vec::new()),
+            "16 switches of 64 ports.".to_string(),
+            vec![
+                format!("16 × 64 × {} = {}.", bw_text(p.port()), bw_text(spine)),
+                format!("{} (the book's 4 SUs: exactly 400 GB/s).", per_node(spine, nodes)),
+            ],
+        )
+        .mistake_number(spine / 2.0, "That counts half the ports; every spine port faces a leaf.".to_string()),
+        Part::number(
+            "e",
+            format!("(The app's total; the book stops at 400 GB/s a node.) Split the {} nodes into two halves: how many bytes/s cross between them, both directions counted as for a node in Quiz 2?", count(nodes)),
+            Unit::BytesPerSecond,
+            0.02,
+            (bisection, Vec::new()),
+            "Every level gives each node its 400 GB/s, so each node can send that to the other half.".to_string(),
+            vec![
+                format!("{} nodes a half × {} each way × 2 directions = {}.", count(nodes / 2.0), bw_text(node), bw_text(bisection)),
+                "Every level has exactly a node's 400 GB/s for each node below it: the full bisection bandwidth of a fat tree.".to_string(),
+            ],
+        )
+        .mistake_number(bisection / 2.0, "That counts one direction; Quiz 2's bisection bandwidth counts the flow both ways.".to_string())
+        .mistake_number(bisection * bw("h100", NvLink)? / node, "That uses NVLink's 450 GB/s; between nodes each has 400 GB/s of InfiniBand.".to_string()),
+    ];
+    let calc = vec_calc("h100", "bf16", ("N", 16384.0 * nodes), ("D", 8192.0));
+    let q = question(
+        "p12-q3-1",
+        &source(3, 1),
+        format!(
+            "A DGX H100 SuperPod of {} SUs ({} GPUs): each SU is 32 nodes of 8 H100s under 8 leaf InfiniBand switches, and 16 spine switches join the SUs. Every switch has 64 ports of 400 Gbps (NDR); each GPU has one 400 Gbps NIC; two cables join each leaf to each spine. The Scale page opens the pod as 8 GPUs a node (X, NVLink) by {} nodes (Y, InfiniBand).",
+            count(sus),
+            count(nodes * p.gpus_per_node),
+            count(nodes)
+        ),
+        parts,
+        calc,
+    )?;
+    let mesh = format!("X:8,Y:{}", nodes);
+    let s = coll_state(&mesh, AllGather, "Y", "bf16[N_XY,D]");
+    Ok(opens_scale(q, ScaleSetup::new(s), None))
+}
+
+/// Pop quiz 3: AllGather_X(bf16[D_X, F_Y]) over one SU, Y the inner axis,
+/// within a node and spanning nodes.
+pub(super) fn p12_pop3(d: &mut Draw) -> Result<Question, CoreError> {
+    let (dd, f) = d.pick(
+        (8192.0, 32768.0),
+        &[(8192.0, 32768.0), (4096.0, 16384.0), (8192.0, 28672.0)],
+    );
+    let y = d.pick(32u64, &[16, 32, 64]);
+    let su = 256u64;
+    let sz = sizes(&[("D", dd), ("F", f)]);
+    let whole = 2.0 * dd * f;
+    // Y = 8: the node's NVLink axis, X the SU's 32 nodes.
+    let in_node = format!("Y:8,X:{}", su / 8);
+    let a = coll(
+        &links("h100", &in_node)?,
+        AllGather,
+        "bf16[D_X,F_Y]",
+        "X",
+        &sz,
+    )?;
+    let t_a = a.cost.cost.bandwidth_time;
+    // Y spanning nodes: 8 in a node (Y) by y/8 nodes (Z); X the rest.
+    let z = y / 8;
+    let x = su / y;
+    let across = format!("Y:8,Z:{z},X:{x}");
+    let b = coll(
+        &links("h100", &across)?,
+        AllGather,
+        "bf16[D_X,F_YZ]",
+        "X",
+        &sz,
+    )?;
+    let t_b = b.cost.cost.bandwidth_time;
+    let w_nic = bw("h100", Dcn)?;
+    let rough = whole / (y as f64 * w_nic);
+    let rough_era = Era::new(
+        "the book's rough 2DF / (Y · 50 GB/s)".to_string(),
+        format!("exactly each GPU receives ({x} − 1)/{x} of its group's 2DF/Y"),
+    );
+    let yf = y as f64;
+    let parts = vec![
+        Part::number(
+            "a",
+            "Y = 8, one node's GPUs: how long does the AllGather take, bandwidth alone?".to_string(),
+            Unit::Seconds,
+            0.03,
+            (t_a, Vec::new()),
+            "Y within a node leaves the leaf level as it was: each node sends and receives over its 400 GB/s.".to_string(),
+            vec![
+                format!("2DF = {} bytes; each GPU gathers its Y shard, 2DF/8, from the 32 nodes' GPUs over its own 50 GB/s NIC.", sci(whole)),
+                format!("T = 2DF · 31 / (32 · 400 GB/s) = {}.", us(t_a)),
+            ],
+        )
+        .mistake_number(t_a / 2.0, "That counts values, not bytes (bf16 takes 2), or both directions of the links; an AllGather's bytes arrive one way.".to_string())
+        .mistake_number(t_a / 8.0, "That divides by Y; sharding within a node cuts the node-level cost but each node still sends its whole slab over its 400 GB/s.".to_string())
+        .mistake_number(t_a * 8.0, "That sends the whole 2DF a node over one GPU's 50 GB/s NIC; the node has 8 NICs.".to_string()),
+        Part::number(
+            "b",
+            format!("Y = {y}, spanning {z} nodes: and now?"),
+            Unit::Seconds,
+            0.03,
+            (t_b, vec![(rough, rough_era)]),
+            "Each GPU now gathers only 2DF/Y, from the other X groups, over its own NIC.".to_string(),
+            vec![
+                format!("X = 256 / {y} = {x} groups; each GPU receives ({x} − 1)/{x} of 2DF/{y} = {} bytes over 50 GB/s: {}.", sci(whole / yf * (x as f64 - 1.0) / x as f64), us(t_b)),
+                format!("Roughly 2DF / (Y · 50 GB/s) = {}, the book's form: the cost falls with the nodes Y spans.", us(rough)),
+            ],
+        )
+        .mistake_number(t_a, "That is the cost with Y inside a node; once Y spans nodes the leaf-level cost falls by the nodes it spans.".to_string())
+        .mistake_number(t_b / 2.0, "That counts values, not bytes (bf16 takes 2), or both directions of the links.".to_string()),
+    ];
+    let calc = vec_calc("h100", "bf16", ("D", dd), ("F", f));
+    let q = question(
+        "p12-pop3",
+        "Part 12, pop quiz 3",
+        format!(
+            "One SU of 256 H100s (32 nodes of 8, 400 GB/s out of each node, 50 GB/s a GPU). AllGather_X(bf16[D_X, F_Y]) with Y the inner axis; D = {}, F = {}. On the Scale page, Y = {y} is two axes: Y (8 GPUs, NVLink) and Z ({z} nodes).",
+            count(dd),
+            count(f)
+        ),
+        parts,
+        calc,
+    )?;
+    let mut setup = ScaleSetup::new(coll_state(&in_node, AllGather, "X", "bf16[D_X,F_Y]"));
+    setup.parts.push((
+        "b".to_string(),
+        coll_state(&across, AllGather, "X", "bf16[D_X,F_YZ]"),
+    ));
+    Ok(opens_scale(q, setup, None))
+}
+
+const SWITCH_SYMBOLS: &[&str] = &["B", "M", "N"];
+
+/// Quiz 4, question 1: the bytes through a node's switch and the SU's
+/// top-level switch in an AllGather.
+pub(super) fn p12_q4_1(_d: &mut Draw) -> Result<Question, CoreError> {
+    let parts = vec![
+        Part::formula(
+            "a",
+            "How many bytes does the node-level switch take in, in all? A formula in B (the array's bytes), M (nodes) and N (GPUs a node).".to_string(),
+            SWITCH_SYMBOLS,
+            "B".to_string(),
+            Vec::new(),
+            "It takes in its GPUs' shards, then the other nodes' part from above.".to_string(),
+            vec!["N GPUs send B/(MN) each: B/M; from the top-level switch, the other nodes' B(M − 1)/M. In all B.".to_string()],
+        )
+        .mistake_formula("B/M", "That is only its own GPUs' shards; the other nodes' B(M − 1)/M comes down from the top-level switch too.".to_string()),
+        Part::formula(
+            "b",
+            "And how many does it send out?".to_string(),
+            SWITCH_SYMBOLS,
+            "B*N".to_string(),
+            Vec::new(),
+            "It sends its node's B/M up, and to each of its N GPUs everything that GPU lacks.".to_string(),
+            vec!["B/M up to the top; N · (B − B/(MN)) = NB − B/M down to the GPUs. In all BN: egress binds.".to_string()],
+        )
+        .mistake_formula("B", "That is what it takes in; it sends each of its N GPUs nearly all of B, so BN.".to_string())
+        .mistake_formula("N*B - B/M", "That leaves out the B/M it sends up to the top-level switch.".to_string()),
+        Part::formula(
+            "c",
+            "The top-level (leaf) switch of the SU: how many bytes does it send out?".to_string(),
+            SWITCH_SYMBOLS,
+            "B*(M-1)".to_string(),
+            Vec::new(),
+            "Each of the M nodes needs the other nodes' part of B.".to_string(),
+            vec![
+                "It takes in B/M from each node (B in all) and sends each node B(M − 1)/M: B(M − 1) out.".to_string(),
+                "So T = B(M − 1) / (M · W_node), with W_node = 400 GB/s.".to_string(),
+            ],
+        )
+        .mistake_formula("B", "That is what it takes in; it sends each of the M nodes the other M − 1 parts.".to_string())
+        .mistake_formula("B*M", "Each node already holds its own B/M; it gets only the other M − 1 parts.".to_string()),
+    ];
+    question(
+        "p12-q4-1",
+        &source(4, 1),
+        "One SU of M nodes, N GPUs a node, under one top-level switch. AllGather an array of B bytes sharded over all MN GPUs. The calculator opens a node's NVLink with a copy of an array.".to_string(),
+        parts,
+        link_calc("h100", NvLink, 8192.0, 32768.0),
+    )
+}
+
+/// Quiz 4, question 2: the bytes through a node's switch in an AllReduce
+/// with in-network reduction (SHARP).
+pub(super) fn p12_q4_2(_d: &mut Draw) -> Result<Question, CoreError> {
+    let sym = &["B", "N"];
+    let parts = vec![
+        Part::formula(
+            "a",
+            "How many bytes does the switch take in? A formula in B (the array's bytes) and N (GPUs).".to_string(),
+            sym,
+            "B*N".to_string(),
+            Vec::new(),
+            "Each GPU sends all but its own shard; later it sends its reduced shard back.".to_string(),
+            vec![
+                "Each GPU sends B(N − 1)/N for the switch to sum: B(N − 1) in all.".to_string(),
+                "Each then sends back its finished B/N shard: B more. In all BN.".to_string(),
+            ],
+        )
+        .mistake_formula("B*(N-1)", "That is the first step only; each GPU also sends its finished shard (B/N) back to the switch to multicast: B more.".to_string())
+        .mistake_formula("2*B*(N-1)", "That is an AllReduce without the switch's help, a ReduceScatter then an AllGather; with SHARP the switch sums, so the GPUs send less.".to_string()),
+        Part::formula(
+            "b",
+            "And how many does it send out?".to_string(),
+            sym,
+            "B*N".to_string(),
+            Vec::new(),
+            "It returns each GPU its partial shard, then multicasts the finished shards.".to_string(),
+            vec![
+                "B/N partial sums to each GPU: B; then every finished shard to the N − 1 GPUs without it: B(N − 1). In all BN.".to_string(),
+                "So each GPU moves B bytes each way: T = B / W, half an AllReduce without SHARP.".to_string(),
+            ],
+        )
+        .mistake_formula("B*(N-1)", "That is the multicast only; the partial sums (B/N to each GPU, B in all) go out first.".to_string()),
+    ];
+    question(
+        "p12-q4-2",
+        &source(4, 2),
+        "One node of N GPUs on a switch that can sum (NVIDIA SHARP). AllReduce an array of B bytes. The calculator opens a node's NVLink with a copy of an array.".to_string(),
+        parts,
+        link_calc("h100", NvLink, 8192.0, 32768.0),
+    )
+}
+
+fn options_level() -> Vec<ChoiceOption> {
+    vec![
+        ChoiceOption::new(
+            "the node level (NVLink)",
+            &[
+                "node",
+                "node level",
+                "nvlink",
+                "intra-node",
+                "within the node",
+            ],
+        ),
+        ChoiceOption::new(
+            "the network between nodes (InfiniBand)",
+            &[
+                "network",
+                "infiniband",
+                "ib",
+                "leaf",
+                "scale-out",
+                "cross-node",
+                "between nodes",
+            ],
+        ),
+    ]
+}
+
+/// Quiz 4, question 5: the exact cost of an AllGather over a few nodes,
+/// at the node level and between nodes.
+pub(super) fn p12_q4_5(d: &mut Draw) -> Result<Question, CoreError> {
+    let chip = d.pick("h100", &["h100", "b200"]);
+    let m = d.pick(2u64, &[2, 4]);
+    let (n_rows, dd) = (8192.0, 32768.0);
+    let sz = sizes(&[("N", n_rows), ("D", dd)]);
+    let mesh = format!("X:8,Y:{m}");
+    let l = links(chip, &mesh)?;
+    // The node level: the GPUs gather the whole B over NVLink.
+    let node = coll(&l, AllGather, "bf16[N_X,D]", "X", &sz)?;
+    // Between nodes: each GPU gathers its 1/8 over its own NIC.
+    let net = coll(&l, AllGather, "bf16[N_XY,D]", "Y", &sz)?;
+    let b = node.v;
+    let w_node = b / node.cost.cost.bandwidth_time;
+    let w_net = b / net.cost.cost.bandwidth_time;
+    let (gpu, nic) = (bw(chip, NvLink)?, bw(chip, Dcn)?);
+    let node_egress = 8.0 * nic;
+    let mf = m as f64;
+    if (w_node / w_net - 1.0).abs() < 0.05 {
+        return Err(invalid("too close to call"));
+    }
+    let binds = usize::from(w_net < w_node);
+    let t = b / w_node.min(w_net);
+    let parts = vec![
+        Part::number(
+            "a",
+            "At the node level, the exact cost is B / W: what is W?".to_string(),
+            Unit::BytesPerSecond,
+            0.02,
+            (w_node, Vec::new()),
+            "Within a node an AllGather costs B · (N − 1) / (N · W_GPU), N = 8.".to_string(),
+            vec![format!("B · 7 / (8 · {}) = B / {}.", bw_text(gpu), bw_text(w_node))],
+        )
+        .mistake_number(gpu, "That is the approximation B / W_GPU; the exact cost keeps (N − 1)/N = 7/8.".to_string())
+        .mistake_number(2.0 * w_node, "That counts both directions of NVLink; an AllGather's bytes arrive one way.".to_string()),
+        Part::number(
+            "b",
+            format!("Between the {m} nodes, the exact cost is B / W: what is W?"),
+            Unit::BytesPerSecond,
+            0.02,
+            (w_net, Vec::new()),
+            format!("Across M nodes an AllGather costs B · (M − 1) / (M · W_node), W_node = {}.", bw_text(node_egress)),
+            vec![format!("B · ({m} − 1) / ({m} · {}) = B / {}.", bw_text(node_egress), bw_text(w_net))],
+        )
+        .mistake_number(node_egress, "That is the approximation B / W_node; over so few nodes (M − 1)/M matters.".to_string())
+        .mistake_number(w_net / 8.0, "That uses one GPU's NIC for the whole node; the node's 8 NICs send together.".to_string())
+        .mistake_number(mf / (mf - 1.0) * gpu, "That uses NVLink between nodes; they are joined by InfiniBand.".to_string()),
+        Part::choice(
+            "c",
+            "Which level bounds the AllGather?".to_string(),
+            options_level(),
+            binds,
+            "The slower of the two levels: the smaller W.".to_string(),
+            vec![format!(
+                "{} against {}: {} binds; for B = {} bytes, T = {}.",
+                bw_text(w_node),
+                bw_text(w_net),
+                if binds == 0 { "the node level" } else { "the network" },
+                sci(b),
+                seconds(t)
+            )],
+        )
+        .mistake_choice(1 - binds, "Compare the exact costs, not the approximations: with (N − 1)/N and (M − 1)/M kept, the other level is slower.".to_string()),
+    ];
+    let calc = vec_calc(chip, "bf16", ("N", n_rows), ("D", dd));
+    let c = calc.chip()?;
+    let q = question(
+        "p12-q4-5",
+        &source(4, 5),
+        format!(
+            "AllGather B bytes over exactly {m} nodes of 8 {} GPUs: {} of NVLink a GPU and {} of InfiniBand out of each node (8 NICs of {}), one way. The Scale page opens B = bf16[{}, {}] on X (8 GPUs, NVLink) by Y ({m} nodes).",
+            c.name,
+            bw_text(gpu),
+            bw_text(node_egress),
+            bw_text(nic),
+            count(n_rows),
+            count(dd)
+        ),
+        parts,
+        calc,
+    )?;
+    let mut setup = ScaleSetup::new(coll_state(&mesh, AllGather, "X", "bf16[N_X,D]"));
+    setup.parts.push((
+        "b".to_string(),
+        coll_state(&mesh, AllGather, "Y", "bf16[N_XY,D]"),
+    ));
+    Ok(opens_scale(q, setup, None))
+}
+
+/// The shape of LLaMA-3-70B's MLP matrices, the chapter's example array
+/// (bf16[8192, 28672]), or a variant's.
+fn mlp(d: &mut Draw) -> (f64, f64) {
+    d.pick(
+        (8192.0, 28672.0),
+        &[(8192.0, 28672.0), (4096.0, 14336.0), (16384.0, 53248.0)],
+    )
+}
+
+fn sharp_double() -> String {
+    "That is an AllReduce without in-network reduction, a ReduceScatter then an AllGather; with SHARP the switch sums, so each GPU sends its bytes once.".to_string()
+}
+
+/// Quiz 4, question 3: AllReduce(bf16[D, F_Y] {U_X}) within one node, with
+/// SHARP.
+pub(super) fn p12_q4_3(d: &mut Draw) -> Result<Question, CoreError> {
+    let chip = d.pick("h100", &["h100", "b200"]);
+    let (dd, f) = mlp(d);
+    let y = d.pick(2.0, &[2.0, 4.0]);
+    let x = 8.0 / y;
+    let w = bw(chip, NvLink)?;
+    let shard = 2.0 * dd * f / y;
+    let t = shard / w;
+    let plain =
+        crate::collective::all_reduce(shard, x, &crate::collective::LinkModel::new(NvLink, w));
+    let sym = &["D", "F", "Y", "W"];
+    let parts = vec![
+        Part::formula(
+            "a",
+            "How long does it take, bandwidth alone? A formula in D, F, Y and W (a GPU's NVLink bytes/s, one way).".to_string(),
+            sym,
+            // Written as 2 · (…), not one fraction: the checker reads a
+            // fraction as an intensity (operations over bytes) and would
+            // say so of a time.
+            "2*(D*F/(Y*W))".to_string(),
+            Vec::new(),
+            "Each group of X GPUs reduces its own F/Y slice, 2DF/Y bytes; with SHARP each GPU sends and receives that once.".to_string(),
+            vec![
+                "Each GPU sends (X − 1)/X of 2DF/Y to the switch, gets back its 1/X partial sum, returns it, and receives the other (X − 1)/X finished: 2DF/Y each way.".to_string(),
+                "T = 2DF / (Y · W): it falls with Y.".to_string(),
+            ],
+        )
+        .mistake_formula("4*D*F/(Y*W)", sharp_double())
+        .mistake_formula("2*D*F/W", "That reduces the whole array; each GPU holds only F/Y of it, so 2DF/Y bytes.".to_string())
+        .mistake_formula("D*F/(Y*W)", "That counts values, not bytes: bf16 takes 2 bytes a value.".to_string()),
+        Part::number(
+            "b",
+            format!("(The app's numbers; the book gives none.) With D = {}, F = {}, Y = {} (X = {}), how long?", count(dd), count(f), count(y), count(x)),
+            Unit::Seconds,
+            0.03,
+            (t, Vec::new()),
+            "2DF/Y bytes over one GPU's NVLink.".to_string(),
+            vec![format!("2 · {} · {} / {} = {} bytes; ÷ {} = {}.", count(dd), count(f), count(y), sci(shard), bw_text(w), us(t))],
+        )
+        .mistake_number(plain.bandwidth_time, sharp_double())
+        .mistake_number(2.0 * t, format!("{} Or it reduces the whole array, 2DF, not the GPU's F/Y slice.", sharp_double()))
+        .mistake_number(t / 2.0, "That counts values, not bytes: bf16 takes 2 bytes a value.".to_string()),
+    ];
+    let calc = link_calc(chip, NvLink, dd, f / y);
+    let c = calc.chip()?;
+    question(
+        "p12-q4-3",
+        &source(4, 3),
+        format!(
+            "One node of 8 {} GPUs, {} of NVLink each, one way, on switches that sum (SHARP). bf16[D_X, F_Y] over the node's 8 GPUs (X · Y = 8); AllReduce(bf16[D, F_Y] {{U_X}}). The calculator opens a GPU's F/Y slice on NVLink: it times a copy's read and write, not the collective.",
+            c.name,
+            bw_text(w)
+        ),
+        parts,
+        calc,
+    )
+}
+
+/// Quiz 4, question 4: the same AllReduce with Y = 256, a whole SU, so
+/// that it runs over the spine.
+pub(super) fn p12_q4_4(d: &mut Draw) -> Result<Question, CoreError> {
+    let (dd, f) = mlp(d);
+    let p = &POD;
+    let su_gpus = p.gpus_per_node * p.nodes_per_su;
+    let up = p.leaves_per_su * p.spines * p.cables * p.port();
+    let spine = p.spines * p.ports * p.port();
+    let whole = 2.0 * dd * f;
+    let t = whole / up;
+    let sus = 4u64;
+    let mesh = format!("Y:8,Z:{},X:{sus}", p.nodes_per_su);
+    let sz = sizes(&[("D", dd), ("F", f)]);
+    let page = coll(
+        &links("h100", &mesh)?,
+        CollOp::AllReduce,
+        "bf16[D,F_YZ]{U_X}",
+        "X",
+        &sz,
+    )?;
+    let node_egress = p.gpus_per_node * bw("h100", Dcn)?;
+    let parts = vec![
+        Part::number(
+            "a",
+            "How many bytes/s does one SU have up to the spine, one way?".to_string(),
+            Unit::BytesPerSecond,
+            0.02,
+            (up, Vec::new()),
+            "8 leaves, each with 2 cables of 400 Gbps to each of 16 spines.".to_string(),
+            vec![format!("8 · 16 · 2 · {} = {}, 50 GB/s for each of its {} GPUs.", bw_text(p.port()), bw_text(up), count(su_gpus))],
+        )
+        .mistake_number(spine, "That is the whole spine, shared by the 4 SUs; each SU has a quarter of it.".to_string())
+        .mistake_number(2.0 * up, other_way()),
+        Part::number(
+            "b",
+            format!("(The app's numbers; the book gives the formula 2DF / 12.8e12.) With D = {}, F = {}, how long does the AllReduce take with SHARP?", count(dd), count(f)),
+            Unit::Seconds,
+            0.03,
+            (t, Vec::new()),
+            "Each SU holds its own 1/256 slices; it sends the whole 2DF up once, at the SU's bandwidth to the spine.".to_string(),
+            vec![
+                format!("2DF = {} bytes; ÷ {} = {}.", sci(whole), bw_text(up), us(t)),
+                format!("The Scale page costs it without SHARP: 2 · (X − 1)/X · 2DF/256 ÷ 50 GB/s = {}.", us(page.cost.cost.bandwidth_time)),
+            ],
+        )
+        .mistake_number(2.0 * t, sharp_double())
+        .mistake_number(page.cost.cost.bandwidth_time, sharp_double())
+        .mistake_number(whole / spine, "That uses the whole spine's 51.2 TB/s; the 4 SUs share it, 12.8 TB/s each.".to_string())
+        .mistake_number(whole / node_egress, "That sends the whole array out of one node; with Y = 256 each of the SU's 32 nodes sends only its own slices.".to_string())
+        .mistake_number(t / 2.0, "That counts values, not bytes: bf16 takes 2 bytes a value.".to_string()),
+    ];
+    let calc = vec_calc("h100", "bf16", ("D", dd), ("F", f));
+    let q = question(
+        "p12-q4-4",
+        &source(4, 4),
+        format!(
+            "The 1024-GPU DGX H100 SuperPod: 4 SUs of 256 GPUs, 16 spine switches of 64 ports of 400 Gbps, 2 cables from each leaf to each spine. AllReduce(bf16[D, F_Y] {{U_X}}) with Y = 256, a whole SU, and X = 4 SUs, with in-network reduction. On the Scale page Y is two axes, Y (8 GPUs) and Z (32 nodes); it has no SHARP, so it shows the AllReduce without it."
+        ),
+        parts,
+        calc,
+    )?;
+    let s = coll_state(&mesh, CollOp::AllReduce, "X", "bf16[D,F_YZ]{U_X}");
+    Ok(opens_scale(q, ScaleSetup::new(s), None))
+}
