@@ -76,6 +76,9 @@ fn the_books_printed_answers_pass() {
         ("p12-q4-1", "c", "B*(M-1)"),
         ("p12-q4-2", "a", "B*(N-1) + B"),
         ("p12-q4-2", "b", "B*N"),
+        // The book's B(M − 1)/(M · 400e9) and B / W at the app's sizes.
+        ("p12-q4-1", "d", "1.14ms"),
+        ("p12-q4-2", "c", "1.04ms"),
         ("p12-q4-3", "a", "2*D*F/(Y*W)"),
         ("p12-q4-4", "a", "12.8TB/s"),
         // 2DF / 12.8e12 at D = 8192, F = 28672.
@@ -127,6 +130,8 @@ fn each_known_mistake_gets_its_concept() {
         ("p12-q4-3", "b", "783us", "SHARP"),
         ("p12-q4-3", "b", "1.04ms", "SHARP"),
         ("p12-q4-4", "b", "73.4us", "SHARP"),
+        ("p12-q4-2", "c", "1.83ms", "SHARP"),
+        ("p12-q4-1", "d", "36.4ms", "one node's link"),
         // 2 FLOPs per parameter for training.
         ("p12-q5-2", "b", "13.4", "6 in all"),
         // NVLink's bandwidth used between nodes, or the node's IB inside.
@@ -234,7 +239,7 @@ fn page(id: &str, seed: u64, part: usize, testid: &str) -> f64 {
 /// training view) gives the question's numbers.
 #[test]
 fn the_scale_page_computes_the_same_answers() {
-    for seed in [0, 3, 17, 40] {
+    for seed in 0..30u64 {
         // Pop quiz 3: the page's AllGather over X, Y in a node and across.
         for (i, part) in [(0, "a"), (1, "b")] {
             let q = question("p12-pop3", seed).unwrap();
@@ -257,6 +262,14 @@ fn the_scale_page_computes_the_same_answers() {
         }
         let t = page("p12-q4-5", seed, 1, "scale-coll-time");
         near(b / t, value(&q, "b"), 1e-6, "q4-5 b");
+        // Quiz 4, question 1: the top-level switch's share of each node.
+        let q = question("p12-q4-1", seed).unwrap();
+        near(
+            page("p12-q4-1", seed, 3, "scale-coll-time"),
+            value(&q, "d"),
+            1e-6,
+            "q4-1",
+        );
         // Quiz 3, question 1: a node's 8 GPUs each send over their NIC.
         let q = question("p12-q3-1", seed).unwrap();
         let bytes = page("p12-q3-1", seed, 0, "scale-coll-bytes");
@@ -296,7 +309,8 @@ fn the_scale_page_computes_the_same_answers() {
 }
 
 /// Quiz 5, question 1 opens the calculator on NVLink and on one GPU's
-/// NIC: its critical intensity there, and 8 NICs a node, are the answers.
+/// NIC: its critical intensity there, and 8 NICs a node, are the answers;
+/// Quiz 4, question 2 a copy of the array on NVLink.
 #[test]
 fn the_calculator_computes_the_rooflines() {
     for seed in [0, 3, 17, 40] {
@@ -311,5 +325,9 @@ fn the_calculator_computes_the_rooflines() {
         near(ci(0), value(&q, "a"), 1e-9, "q5-1 a");
         near(ci(1) / 8.0, value(&q, "b"), 1e-9, "q5-1 b");
         near(ci(1) / ci(2), value(&q, "c"), 1e-9, "q5-1 c");
+        // Quiz 4, question 2: the copy of B reads and writes it, 2B.
+        let q = question("p12-q4-2", seed).unwrap();
+        let a = analyze(&q.opening(2).calc.scenario().unwrap()).unwrap();
+        near(a.t_comms / 2.0, value(&q, "c"), 1e-9, "q4-2");
     }
 }

@@ -62,8 +62,12 @@ fn sparse(chip: &str) -> Option<f64> {
 /// Question 1: a B200 SuperPod's rooflines within and across nodes.
 pub(super) fn p12_q5_1(d: &mut Draw) -> Result<Question, CoreError> {
     let chip = d.pick("b200", &["b200", "b300", "h200"]);
+    // The GPU it is set against: the book's H100, or an A100 (8 NICs of
+    // 200 Gbps a node, the preset's DCN).
+    let base = d.pick("h100", &["h100", "a100"]);
     let (c, w_gpu, w_node) = rates(chip)?;
-    let (c0, _, w_node0) = rates("h100")?;
+    let (c0, _, w_node0) = rates(base)?;
+    let base_name = link_matmul(base, Hbm).chip()?.name;
     let tp = analysis(&link_matmul(chip, NvLink))?.critical_intensity;
     let dp = c / w_node;
     let dp0 = c0 / w_node0;
@@ -109,29 +113,30 @@ pub(super) fn p12_q5_1(d: &mut Draw) -> Result<Question, CoreError> {
         b.with_calc(link_matmul(chip, Dcn)),
         Part::number(
             "c",
-            "How many times the H100's critical batch across nodes is that?".to_string(),
+            format!("How many times the {base_name}'s critical batch across nodes is that?"),
             Unit::None,
             0.03,
             (ratio, Vec::new()),
-            "The same node egress, so the ratio of the FLOPs/s.".to_string(),
+            "Each GPU's FLOPs/s over its node's egress, one over the other.".to_string(),
             vec![
-                format!("H100: {} ÷ {} = {}.", rate_text(c0, Bf16), bw_text(w_node0), sig(dp0, 4)),
-                format!("{} ÷ {} = {}: the GPU does more FLOPs with the same bandwidth out of the node.", sig(dp, 4), sig(dp0, 4), sig(ratio, 3)),
+                format!("{base_name}: {} ÷ {} = {}.", rate_text(c0, Bf16), bw_text(w_node0), sig(dp0, 4)),
+                format!("{} ÷ {} = {}: the critical batch grows with the FLOPs a GPU does for each byte its node can send.", sig(dp, 4), sig(dp0, 4), sig(ratio, 3)),
             ],
         )
         .mistake_number(1.0 / ratio, "That is the ratio upside down: the newer GPU needs the larger batch.".to_string())
-        .with_calc(link_matmul("h100", Dcn)),
+        .with_calc(link_matmul(base, Dcn)),
     ];
     question(
         "p12-q5-1",
         &source(1),
         format!(
-            "A DGX SuperPod of {name} nodes (not an NVL72): {} dense bf16 a GPU, {} of NVLink a GPU, and {} out of each node over InfiniBand (8 NICs of {}), one way. Against the H100's {} and 400 GB/s. The calculator opens a bf16 matmul on NVLink (a) and on one GPU's NIC (b, c): its critical intensity there is C over that link.",
+            "A DGX SuperPod of {name} nodes (not an NVL72): {} dense bf16 a GPU, {} of NVLink a GPU, and {} out of each node over InfiniBand (8 NICs of {}), one way. Against the {base_name}'s {} and {}. The calculator opens a bf16 matmul on NVLink (a) and on one GPU's NIC (b, c): its critical intensity there is C over that link.",
             rate_text(c, Bf16),
             bw_text(w_gpu),
             bw_text(w_node),
             bw_text(w_node / NODE),
-            rate_text(c0, Bf16)
+            rate_text(c0, Bf16),
+            bw_text(w_node0)
         ),
         parts,
         link_matmul(chip, NvLink),
@@ -306,11 +311,15 @@ pub(super) fn p12_q5_2(d: &mut Draw) -> Result<Question, CoreError> {
         "p12-q5-2",
         &source(2),
         format!(
-            "{name}, trained in bf16 with Adam's state in fp32, on H100s ({} dense bf16, {} of HBM, {} of NVLink a GPU, {} out of a node). The Scale page opens it with the run's GPUs, tokens and MFU.",
+            "{name}, trained in bf16 with Adam's state in fp32, on H100s ({} dense bf16, {} of HBM, {} of NVLink a GPU, {} out of a node). The run: {} GPUs, {} tokens at {}% MFU, batches of {} tokens. The Scale page opens it with the run's GPUs, tokens and MFU.",
             rate_text(c, Bf16),
             crate::format::bytes(hbm),
             bw_text(w_gpu),
-            bw_text(w_node)
+            bw_text(w_node),
+            count(chips),
+            sci(budget),
+            sig(mfu * 100.0, 2),
+            sci(batch)
         ),
         parts,
         model_calc(chip, &m),

@@ -92,8 +92,11 @@ fn other_way() -> String {
 /// pod's bisection bandwidth.
 pub(super) fn p12_q3_1(d: &mut Draw) -> Result<Question, CoreError> {
     let sus = d.pick(4.0, &[2.0, 3.0, 4.0]);
+    // The DGX H200 SuperPod keeps the H100's network (8 NICs of 400 Gbps
+    // a node, the same SU).
+    let chip = d.pick("h100", &["h100", "h200"]);
     let p = &POD;
-    let nic = bw("h100", Dcn)?;
+    let nic = bw(chip, Dcn)?;
     let node = p.gpus_per_node * nic;
     let down = p.ports / 2.0;
     let leaf = p.leaves_per_su * down * p.port();
@@ -122,7 +125,7 @@ pub(super) fn p12_q3_1(d: &mut Draw) -> Result<Question, CoreError> {
         .mistake_number(8.0 * node, "That counts bits as bytes: 400 Gbps is 50 GB/s.".to_string())
         .mistake_number(2.0 * node, other_way())
         .mistake_number(nic, "That is one NIC; a node has 8, one a GPU.".to_string())
-        .mistake_number(bw("h100", NvLink)?, "That is a GPU's NVLink, inside the node; the node leaves through its 8 InfiniBand NICs.".to_string()),
+        .mistake_number(bw(chip, NvLink)?, "That is a GPU's NVLink, inside the node; the node leaves through its 8 InfiniBand NICs.".to_string()),
         Part::number(
             "b",
             "An SU's 8 leaf switches: how many bytes/s can they take in from the SU's 32 nodes?".to_string(),
@@ -176,14 +179,15 @@ pub(super) fn p12_q3_1(d: &mut Draw) -> Result<Question, CoreError> {
             ],
         )
         .mistake_number(bisection / 2.0, "That counts one direction; Quiz 2's bisection bandwidth counts the flow both ways.".to_string())
-        .mistake_number(bisection * bw("h100", NvLink)? / node, "That uses NVLink's 450 GB/s; between nodes each has 400 GB/s of InfiniBand.".to_string()),
+        .mistake_number(bisection * bw(chip, NvLink)? / node, "That uses NVLink's bandwidth; between nodes each has 400 GB/s of InfiniBand.".to_string()),
     ];
-    let calc = vec_calc("h100", "bf16", ("N", 16384.0 * nodes), ("D", 8192.0));
+    let calc = vec_calc(chip, "bf16", ("N", 16384.0 * nodes), ("D", 8192.0));
+    let name = calc.chip()?.name;
     let q = question(
         "p12-q3-1",
         &source(3, 1),
         format!(
-            "A DGX H100 SuperPod of {} SUs ({} GPUs): each SU is 32 nodes of 8 H100s under 8 leaf InfiniBand switches, and 16 spine switches join the SUs. Every switch has 64 ports of 400 Gbps (NDR); each GPU has one 400 Gbps NIC; two cables join each leaf to each spine. The Scale page opens the pod as 8 GPUs a node (X, NVLink) by {} nodes (Y, InfiniBand).",
+            "A DGX SuperPod of {} SUs ({} {name} GPUs): each SU is 32 nodes of 8 GPUs under 8 leaf InfiniBand switches, and 16 spine switches join the SUs. Every switch has 64 ports of 400 Gbps (NDR); each GPU has one 400 Gbps NIC; two cables join each leaf to each spine. The Scale page opens the pod as 8 GPUs a node (X, NVLink) by {} nodes (Y, InfiniBand).",
             count(sus),
             count(nodes * p.gpus_per_node),
             count(nodes)
@@ -231,10 +235,14 @@ pub(super) fn p12_pop3(d: &mut Draw) -> Result<Question, CoreError> {
     let t_b = b.cost.cost.bandwidth_time;
     let w_nic = bw("h100", Dcn)?;
     let rough = whole / (y as f64 * w_nic);
+    let mut eras = Vec::new();
     let rough_era = Era::new(
         "the book's rough 2DF / (Y · 50 GB/s)".to_string(),
         format!("exactly each GPU receives ({x} − 1)/{x} of its group's 2DF/Y"),
     );
+    if d.is_book() {
+        eras.push((rough, rough_era));
+    }
     let yf = y as f64;
     let parts = vec![
         Part::number(
@@ -257,7 +265,7 @@ pub(super) fn p12_pop3(d: &mut Draw) -> Result<Question, CoreError> {
             format!("Y = {y}, spanning {z} nodes: and now?"),
             Unit::Seconds,
             0.03,
-            (t_b, vec![(rough, rough_era)]),
+            (t_b, eras),
             "Each GPU now gathers only 2DF/Y, from the other X groups, over its own NIC.".to_string(),
             vec![
                 format!("X = 256 / {y} = {x} groups; each GPU receives ({x} − 1)/{x} of 2DF/{y} = {} bytes over 50 GB/s: {}.", sci(whole / yf * (x as f64 - 1.0) / x as f64), us(t_b)),
@@ -291,8 +299,19 @@ const SWITCH_SYMBOLS: &[&str] = &["B", "M", "N"];
 
 /// Quiz 4, question 1: the bytes through a node's switch and the SU's
 /// top-level switch in an AllGather.
-pub(super) fn p12_q4_1(_d: &mut Draw) -> Result<Question, CoreError> {
-    let parts = vec![
+pub(super) fn p12_q4_1(d: &mut Draw) -> Result<Question, CoreError> {
+    let m = d.pick(32u64, &[8, 16, 32]);
+    let (dd, f) = mlp(d);
+    let mesh = format!("X:8,Y:{m}");
+    let sz = sizes(&[("D", dd), ("F", f)]);
+    // Each GPU gathers its node-mates' column of shards: 1/8 of B over
+    // its own NIC, so the node's 8 NICs carry the node's share.
+    let net = coll(&links("h100", &mesh)?, AllGather, "bf16[D_XY,F]", "Y", &sz)?;
+    let t = net.cost.cost.bandwidth_time;
+    let b = 2.0 * dd * f;
+    let w_node = POD.gpus_per_node * bw("h100", Dcn)?;
+    let mf = m as f64;
+    let mut parts = vec![
         Part::formula(
             "a",
             "How many bytes does the node-level switch take in, in all? A formula in B (the array's bytes), M (nodes) and N (GPUs a node).".to_string(),
@@ -329,20 +348,43 @@ pub(super) fn p12_q4_1(_d: &mut Draw) -> Result<Question, CoreError> {
         .mistake_formula("B", "That is what it takes in; it sends each of the M nodes the other M − 1 parts.".to_string())
         .mistake_formula("B*M", "Each node already holds its own B/M; it gets only the other M − 1 parts.".to_string()),
     ];
-    question(
+    parts.push(
+        Part::number(
+            "d",
+            format!("(The app's numbers.) With M = {m} nodes of 8 H100s, 400 GB/s out of each node, and B = bf16[{}, {}], how long does the top-level switch's traffic take?", count(dd), count(f)),
+            Unit::Seconds,
+            0.03,
+            (t, Vec::new()),
+            "Each node takes in B(M − 1)/M through its 400 GB/s.".to_string(),
+            vec![format!("B = {} bytes; T = B · ({m} − 1) / ({m} · {}) = {}.", sci(b), bw_text(w_node), us(t))],
+        )
+        .mistake_number(b * (mf - 1.0) / w_node, "That sends the switch's whole B(M − 1) through one node's link; it spreads over the M nodes, B(M − 1)/M each.".to_string())
+        .mistake_number(b / w_node, "That is the approximation B / W_node; the exact cost keeps (M − 1)/M.".to_string())
+        .mistake_number(t / 2.0, "That counts values, not bytes: bf16 takes 2 bytes a value.".to_string()),
+    );
+    let q = question(
         "p12-q4-1",
         &source(4, 1),
-        "One SU of M nodes, N GPUs a node, under one top-level switch. AllGather an array of B bytes sharded over all MN GPUs. The calculator opens a node's NVLink with a copy of an array.".to_string(),
+        format!("One SU of M nodes, N GPUs a node, under one top-level switch. AllGather an array of B bytes sharded over all MN GPUs. The Scale page opens it for M = {m} and B = bf16[{}, {}]: 8 GPUs a node (X, NVLink) by {m} nodes (Y, InfiniBand), gathering over Y.", count(dd), count(f)),
         parts,
-        link_calc("h100", NvLink, 8192.0, 32768.0),
-    )
+        vec_calc("h100", "bf16", ("D", dd), ("F", f)),
+    )?;
+    let s = coll_state(&mesh, AllGather, "Y", "bf16[D_XY,F]");
+    Ok(opens_scale(q, ScaleSetup::new(s), None))
 }
 
 /// Quiz 4, question 2: the bytes through a node's switch in an AllReduce
 /// with in-network reduction (SHARP).
-pub(super) fn p12_q4_2(_d: &mut Draw) -> Result<Question, CoreError> {
+pub(super) fn p12_q4_2(d: &mut Draw) -> Result<Question, CoreError> {
+    let chip = d.pick("h100", &["h100", "b200"]);
+    let (dd, f) = mlp(d);
+    let w = bw(chip, NvLink)?;
+    let b = 2.0 * dd * f;
+    let t = b / w;
+    let plain =
+        crate::collective::all_reduce(b, 8.0, &crate::collective::LinkModel::new(NvLink, w));
     let sym = &["B", "N"];
-    let parts = vec![
+    let mut parts = vec![
         Part::formula(
             "a",
             "How many bytes does the switch take in? A formula in B (the array's bytes) and N (GPUs).".to_string(),
@@ -371,12 +413,28 @@ pub(super) fn p12_q4_2(_d: &mut Draw) -> Result<Question, CoreError> {
         )
         .mistake_formula("B*(N-1)", "That is the multicast only; the partial sums (B/N to each GPU, B in all) go out first.".to_string()),
     ];
+    let calc = link_calc(chip, NvLink, dd, f);
+    let name = calc.chip()?.name;
+    parts.push(
+        Part::number(
+            "c",
+            format!("(The app's numbers.) With N = 8 {name} GPUs at {} of NVLink each, one way, and B = bf16[{}, {}], how long does it take?", bw_text(w), count(dd), count(f)),
+            Unit::Seconds,
+            0.03,
+            (t, Vec::new()),
+            "BN bytes each way through the switch, B through each GPU's port.".to_string(),
+            vec![format!("B = {} bytes; T = B / W = {}; without SHARP, 2B(N − 1)/(N · W) = {}.", sci(b), us(t), us(plain.bandwidth_time))],
+        )
+        .mistake_number(plain.bandwidth_time, sharp_double())
+        .mistake_number(2.0 * t, sharp_double())
+        .mistake_number(t / 2.0, "That counts values, not bytes: bf16 takes 2 bytes a value.".to_string()),
+    );
     question(
         "p12-q4-2",
         &source(4, 2),
-        "One node of N GPUs on a switch that can sum (NVIDIA SHARP). AllReduce an array of B bytes. The calculator opens a node's NVLink with a copy of an array.".to_string(),
+        format!("One node of N GPUs on a switch that can sum (NVIDIA SHARP). AllReduce an array of B bytes; part (c) takes B = bf16[{}, {}]. The calculator opens {name} NVLink with a copy of B: it times the copy's read and write, 2B, not the collective.", count(dd), count(f)),
         parts,
-        link_calc("h100", NvLink, 8192.0, 32768.0),
+        calc,
     )
 }
 
@@ -412,7 +470,12 @@ fn options_level() -> Vec<ChoiceOption> {
 pub(super) fn p12_q4_5(d: &mut Draw) -> Result<Question, CoreError> {
     let chip = d.pick("h100", &["h100", "b200"]);
     let m = d.pick(2u64, &[2, 4]);
-    let (n_rows, dd) = (8192.0, 32768.0);
+    let (n_rows, dd) = d.pick(
+        (8192.0, 32768.0),
+        // Arrays large enough that NVLink's latency, which the Scale page
+        // adds, stays within the tolerance.
+        &[(8192.0, 32768.0), (16384.0, 65536.0), (16384.0, 28672.0)],
+    );
     let sz = sizes(&[("N", n_rows), ("D", dd)]);
     let mesh = format!("X:8,Y:{m}");
     let l = links(chip, &mesh)?;
@@ -502,7 +565,13 @@ pub(super) fn p12_q4_5(d: &mut Draw) -> Result<Question, CoreError> {
 fn mlp(d: &mut Draw) -> (f64, f64) {
     d.pick(
         (8192.0, 28672.0),
-        &[(8192.0, 28672.0), (4096.0, 14336.0), (16384.0, 53248.0)],
+        &[
+            (8192.0, 28672.0),
+            (4096.0, 14336.0),
+            (16384.0, 53248.0),
+            (8192.0, 32768.0),
+            (5120.0, 13824.0),
+        ],
     )
 }
 
@@ -561,9 +630,12 @@ pub(super) fn p12_q4_3(d: &mut Draw) -> Result<Question, CoreError> {
         "p12-q4-3",
         &source(4, 3),
         format!(
-            "One node of 8 {} GPUs, {} of NVLink each, one way, on switches that sum (SHARP). bf16[D_X, F_Y] over the node's 8 GPUs (X · Y = 8); AllReduce(bf16[D, F_Y] {{U_X}}). The calculator opens a GPU's F/Y slice on NVLink: it times a copy's read and write, not the collective.",
+            "One node of 8 {} GPUs, {} of NVLink each, one way, on switches that sum (SHARP). bf16[D_X, F_Y] over the node's 8 GPUs (X · Y = 8); AllReduce(bf16[D, F_Y] {{U_X}}); part (b) takes D = {}, F = {}, Y = {}. The calculator opens a GPU's F/Y slice on NVLink: it times a copy's read and write, not the collective.",
             c.name,
-            bw_text(w)
+            bw_text(w),
+            count(dd),
+            count(f),
+            count(y)
         ),
         parts,
         calc,
@@ -626,7 +698,9 @@ pub(super) fn p12_q4_4(d: &mut Draw) -> Result<Question, CoreError> {
         "p12-q4-4",
         &source(4, 4),
         format!(
-            "The 1024-GPU DGX H100 SuperPod: 4 SUs of 256 GPUs, 16 spine switches of 64 ports of 400 Gbps, 2 cables from each leaf to each spine. AllReduce(bf16[D, F_Y] {{U_X}}) with Y = 256, a whole SU, and X = 4 SUs, with in-network reduction. On the Scale page Y is two axes, Y (8 GPUs) and Z (32 nodes); it has no SHARP, so it shows the AllReduce without it."
+            "The 1024-GPU DGX H100 SuperPod: 4 SUs of 256 GPUs, 16 spine switches of 64 ports of 400 Gbps, 2 cables from each leaf to each spine. AllReduce(bf16[D, F_Y] {{U_X}}) with Y = 256, a whole SU, and X = 4 SUs, with in-network reduction; D = {dd_text}, F = {f_text}. On the Scale page Y is two axes, Y (8 GPUs) and Z (32 nodes); it has no SHARP, so it shows the AllReduce without it.",
+            dd_text = count(dd),
+            f_text = count(f)
         ),
         parts,
         calc,
