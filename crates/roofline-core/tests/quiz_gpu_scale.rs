@@ -101,7 +101,7 @@ fn the_books_printed_answers_pass() {
         // The book's rough 2DF / (Y · 50 GB/s) drops (X − 1)/X.
         ("p12-pop3", "b", "336us", "2DF / (Y · 50 GB/s)"),
         // "At least 9 GPUs, or (rounding up) at least 2 8xH100 nodes".
-        ("p12-q5-2", "a", "16", "whole nodes"),
+        ("p12-q5-2", "a", "16", "whole 8-GPU nodes"),
         // The book divides by 1995 FLOPs/byte, its text elsewhere 2200.
         ("p12-q5-2", "c", "14.372", "1995"),
     ]);

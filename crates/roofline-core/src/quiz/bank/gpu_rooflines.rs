@@ -189,8 +189,8 @@ pub(super) fn p12_q5_2(d: &mut Draw) -> Result<Question, CoreError> {
         eras.push((
             2.0 * NODE,
             Era::new(
-                "whole nodes of 8 GPUs".to_string(),
-                format!("the fewest GPUs is {}", count(fewest)),
+                "whole 8-GPU nodes, the book's 2 nodes".to_string(),
+                "counted GPU by GPU".to_string(),
             ),
         ));
     }
@@ -243,7 +243,13 @@ pub(super) fn p12_q5_2(d: &mut Draw) -> Result<Question, CoreError> {
             "Within a node W is a GPU's NVLink.".to_string(),
             vec![
                 format!("{} · {} ÷ {} = {}.", count(f), bw_text(w_gpu), rate_text(c, Bf16), sig(y_max, 3)),
-                "A node holds 8 GPUs and this does not reach 2 nodes, so 8-way in practice.".to_string(),
+                if y_max >= 16.0 {
+                    "That reaches 2 nodes (16-way) in theory; the book keeps TP to 1 or 2 nodes.".to_string()
+                } else if y_max >= 8.0 {
+                    "A node holds 8 GPUs and this does not reach 2 nodes (16), so 8-way in practice.".to_string()
+                } else {
+                    "That is less than a node's 8 GPUs: TP over part of a node.".to_string()
+                },
             ],
         )
         .mistake_number(f * w_node / c, "That uses the node's InfiniBand; within a node the GPUs talk over NVLink.".to_string())

@@ -18,7 +18,7 @@ use crate::{CoreError, LevelKind};
 use super::feedback::Era;
 use super::helpers::question;
 use super::part3::vec_calc;
-use super::scales::{coll, coll_state, links, opens_scale, sizes, us};
+use super::scales::{coll, coll_state, links, opens_scale, sizes};
 use super::texts::bw_text;
 use super::{invalid, Draw};
 
@@ -254,7 +254,7 @@ pub(super) fn p12_pop3(d: &mut Draw) -> Result<Question, CoreError> {
             "Y within a node leaves the leaf level as it was: each node sends and receives over its 400 GB/s.".to_string(),
             vec![
                 format!("2DF = {} bytes; each GPU gathers its Y shard, 2DF/8, from the 32 nodes' GPUs over its own 50 GB/s NIC.", sci(whole)),
-                format!("T = 2DF · 31 / (32 · 400 GB/s) = {}.", us(t_a)),
+                format!("T = 2DF · 31 / (32 · 400 GB/s) = {}.", seconds(t_a)),
             ],
         )
         .mistake_number(t_a / 2.0, "That counts values, not bytes (bf16 takes 2), or both directions of the links; an AllGather's bytes arrive one way.".to_string())
@@ -268,8 +268,8 @@ pub(super) fn p12_pop3(d: &mut Draw) -> Result<Question, CoreError> {
             (t_b, eras),
             "Each GPU now gathers only 2DF/Y, from the other X groups, over its own NIC.".to_string(),
             vec![
-                format!("X = 256 / {y} = {x} groups; each GPU receives ({x} − 1)/{x} of 2DF/{y} = {} bytes over 50 GB/s: {}.", sci(whole / yf * (x as f64 - 1.0) / x as f64), us(t_b)),
-                format!("Roughly 2DF / (Y · 50 GB/s) = {}, the book's form: the cost falls with the nodes Y spans.", us(rough)),
+                format!("X = 256 / {y} = {x} groups; each GPU receives ({x} − 1)/{x} of 2DF/{y} = {} bytes over 50 GB/s: {}.", sci(whole / yf * (x as f64 - 1.0) / x as f64), seconds(t_b)),
+                format!("Roughly 2DF / (Y · 50 GB/s) = {}, the book's form: the cost falls with the nodes Y spans.", seconds(rough)),
             ],
         )
         .mistake_number(t_a, "That is the cost with Y inside a node; once Y spans nodes the leaf-level cost falls by the nodes it spans.".to_string())
@@ -356,7 +356,7 @@ pub(super) fn p12_q4_1(d: &mut Draw) -> Result<Question, CoreError> {
             0.03,
             (t, Vec::new()),
             "Each node takes in B(M − 1)/M through its 400 GB/s.".to_string(),
-            vec![format!("B = {} bytes; T = B · ({m} − 1) / ({m} · {}) = {}.", sci(b), bw_text(w_node), us(t))],
+            vec![format!("B = {} bytes; T = B · ({m} − 1) / ({m} · {}) = {}.", sci(b), bw_text(w_node), seconds(t))],
         )
         .mistake_number(b * (mf - 1.0) / w_node, "That sends the switch's whole B(M − 1) through one node's link; it spreads over the M nodes, B(M − 1)/M each.".to_string())
         .mistake_number(b / w_node, "That is the approximation B / W_node; the exact cost keeps (M − 1)/M.".to_string())
@@ -423,7 +423,7 @@ pub(super) fn p12_q4_2(d: &mut Draw) -> Result<Question, CoreError> {
             0.03,
             (t, Vec::new()),
             "BN bytes each way through the switch, B through each GPU's port.".to_string(),
-            vec![format!("B = {} bytes; T = B / W = {}; without SHARP, 2B(N − 1)/(N · W) = {}.", sci(b), us(t), us(plain.bandwidth_time))],
+            vec![format!("B = {} bytes; T = B / W = {}; without SHARP, 2B(N − 1)/(N · W) = {}.", sci(b), seconds(t), seconds(plain.bandwidth_time))],
         )
         .mistake_number(plain.bandwidth_time, sharp_double())
         .mistake_number(2.0 * t, sharp_double())
@@ -533,7 +533,14 @@ pub(super) fn p12_q4_5(d: &mut Draw) -> Result<Question, CoreError> {
                 seconds(t)
             )],
         )
-        .mistake_choice(1 - binds, "Compare the exact costs, not the approximations: with (N − 1)/N and (M − 1)/M kept, the other level is slower.".to_string()),
+        .mistake_choice(
+            1 - binds,
+            if binds == 0 {
+                "Compare the exact costs, not the approximations: with (N − 1)/N and (M − 1)/M kept, the node level is slower.".to_string()
+            } else {
+                format!("Compare the two W: the network's {} is below the node level's {}.", bw_text(w_net), bw_text(w_node))
+            },
+        ),
     ];
     let calc = vec_calc(chip, "bf16", ("N", n_rows), ("D", dd));
     let c = calc.chip()?;
@@ -618,7 +625,7 @@ pub(super) fn p12_q4_3(d: &mut Draw) -> Result<Question, CoreError> {
             0.03,
             (t, Vec::new()),
             "2DF/Y bytes over one GPU's NVLink.".to_string(),
-            vec![format!("2 · {} · {} / {} = {} bytes; ÷ {} = {}.", count(dd), count(f), count(y), sci(shard), bw_text(w), us(t))],
+            vec![format!("2 · {} · {} / {} = {} bytes; ÷ {} = {}.", count(dd), count(f), count(y), sci(shard), bw_text(w), seconds(t))],
         )
         .mistake_number(plain.bandwidth_time, sharp_double())
         .mistake_number(2.0 * t, format!("{} Or it reduces the whole array, 2DF, not the GPU's F/Y slice.", sharp_double()))
@@ -683,8 +690,8 @@ pub(super) fn p12_q4_4(d: &mut Draw) -> Result<Question, CoreError> {
             (t, Vec::new()),
             "Each SU holds its own 1/256 slices; it sends the whole 2DF up once, at the SU's bandwidth to the spine.".to_string(),
             vec![
-                format!("2DF = {} bytes; ÷ {} = {}.", sci(whole), bw_text(up), us(t)),
-                format!("The Scale page costs it without SHARP: 2 · (X − 1)/X · 2DF/256 ÷ 50 GB/s = {}.", us(page.cost.cost.bandwidth_time)),
+                format!("2DF = {} bytes; ÷ {} = {}.", sci(whole), bw_text(up), seconds(t)),
+                format!("The Scale page costs it without SHARP: 2 · (X − 1)/X · 2DF/256 ÷ 50 GB/s = {}.", seconds(page.cost.cost.bandwidth_time)),
             ],
         )
         .mistake_number(2.0 * t, sharp_double())

@@ -176,7 +176,7 @@ bank! {
     ("p12-q4-3", "An in-network AllReduce in a node", p12_q4_3),
     ("p12-q4-4", "An AllReduce over the spine", p12_q4_4),
     ("p12-q4-5", "An AllGather over two nodes, exactly", p12_q4_5),
-    ("p12-q5-1", "B200 rooflines", p12_q5_1),
+    ("p12-q5-1", "Rooflines within and across nodes", p12_q5_1),
     ("p12-q5-2", "Sharding LLaMA-3-70B on H100s", p12_q5_2),
 }
 
