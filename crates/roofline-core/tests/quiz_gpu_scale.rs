@@ -17,8 +17,8 @@ use roofline_core::url::{decode_with, encode};
 use roofline_core::LevelKind;
 
 const MINE: &[&str] = &[
-    "p12-q3-1", "p12-pop3", "p12-q4-1", "p12-q4-2", "p12-q4-3", "p12-q4-4", "p12-q4-5", "p12-q5-1",
-    "p12-q5-2",
+    "p12-q3-1", "p12-q3-2", "p12-pop3", "p12-q4-1", "p12-q4-2", "p12-q4-3", "p12-q4-4", "p12-q4-5",
+    "p12-q5-1", "p12-q5-2",
 ];
 
 fn value(q: &Question, part: &str) -> f64 {
@@ -68,6 +68,13 @@ fn the_books_printed_answers_pass() {
         ("p12-q3-1", "b", "12.8TB/s"),
         ("p12-q3-1", "c", "12.8 TB/s"),
         ("p12-q3-1", "d", "51.2 TB/s"),
+        // 2048 GPUs: "8 SUs with 32 spine switches", "1x 400 Gbps NDR
+        // cable per spine"; 4096 runs out of ports.
+        ("p12-q3-2", "a", "8"),
+        ("p12-q3-2", "b", "32"),
+        ("p12-q3-2", "c", "1"),
+        ("p12-q3-2", "d", "128"),
+        ("p12-q3-2", "e", "no"),
         // The book's formula at the figure's D = 8192, F = 32768:
         // 2DF · 31 / (32 · 400e9).
         ("p12-pop3", "a", "1.3ms"),
@@ -149,6 +156,11 @@ fn each_known_mistake_gets_its_concept() {
         // The chapter's own: the fat tree's ports and cables.
         ("p12-q3-1", "b", "25.6 TB/s", "64 ports"),
         ("p12-q3-1", "c", "6.4 TB/s", "one cable"),
+        ("p12-q3-2", "a", "256", "counts nodes"),
+        ("p12-q3-2", "b", "16", "both ways"),
+        ("p12-q3-2", "c", "2", "2 cables"),
+        ("p12-q3-2", "d", "64", "before doubling"),
+        ("p12-q3-2", "e", "yes", "it has 64"),
         ("p12-q4-4", "a", "51.2TB/s", "shared"),
         ("p12-q4-4", "b", "9.2us", "51.2 TB/s"),
         ("p12-q4-4", "b", "1.17ms", "32 nodes"),
@@ -306,6 +318,8 @@ fn the_scale_page_computes_the_same_answers() {
     for key in ["view=scale", "mesh=X:8,Y:128", "cax=Y"] {
         assert!(link.contains(key), "{key} not in {link}");
     }
+    let link = encode(&question("p12-q3-2", 0).unwrap().opening(1));
+    assert!(link.contains("mesh=X:8,Y:256"), "{link}");
 }
 
 /// Quiz 5, question 1 opens the calculator on NVLink and on one GPU's
