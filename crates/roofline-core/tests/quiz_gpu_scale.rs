@@ -18,7 +18,7 @@ use roofline_core::LevelKind;
 
 const MINE: &[&str] = &[
     "p12-q3-1", "p12-q3-2", "p12-pop3", "p12-q4-1", "p12-q4-2", "p12-q4-3", "p12-q4-4", "p12-q4-5",
-    "p12-q5-1", "p12-q5-2",
+    "p12-q5-1", "p12-q5-2", "p12-q5-3",
 ];
 
 fn value(q: &Question, part: &str) -> f64 {
@@ -103,6 +103,10 @@ fn the_books_printed_answers_pass() {
         ("p12-q5-2", "f", "976"),
         ("p12-q5-2", "g", "comms-bound"),
         ("p12-q5-2", "h", "309"),
+        ("p12-q5-3", "a", "4096"),
+        ("p12-q5-3", "b", "2048"),
+        ("p12-q5-3", "c", "2048"),
+        ("p12-q5-3", "f", "yes"),
     ]);
     pass_with_note(&[
         // The book's rough 2DF / (Y · 50 GB/s) drops (X − 1)/X.
@@ -111,6 +115,9 @@ fn the_books_printed_answers_pass() {
         ("p12-q5-2", "a", "16", "whole 8-GPU nodes"),
         // The book divides by 1995 FLOPs/byte, its text elsewhere 2200.
         ("p12-q5-2", "c", "14.372", "1995"),
+        // "Compute-bound at roughly 1k and 300 tokens / step".
+        ("p12-q5-3", "d", "1k", "round 1000"),
+        ("p12-q5-3", "e", "300", "round 300"),
     ]);
 }
 
@@ -187,6 +194,15 @@ fn each_known_mistake_gets_its_concept() {
         ("p12-q5-2", "e", "yes", "copy"),
         ("p12-q5-2", "g", "compute-bound", "twice"),
         ("p12-q5-2", "h", "2472", "8 nodes"),
+        ("p12-q5-3", "a", "1", "counts sequences"),
+        // Grouped-query attention counted as full attention.
+        ("p12-q5-2", "a", "10", "grouped-query"),
+        ("p12-q5-2", "b", "45.6", "grouped-query"),
+        ("p12-q5-3", "d", "2472", "no credit"),
+        ("p12-q5-3", "d", "154.5", "whole 16-way"),
+        ("p12-q5-3", "e", "38.6", "whole 64-way"),
+        ("p12-q5-3", "e", "154.5", "both directions"),
+        ("p12-q5-3", "f", "no", "own critical batch"),
     ]);
 }
 
@@ -339,6 +355,14 @@ fn the_calculator_computes_the_rooflines() {
         near(ci(0), value(&q, "a"), 1e-9, "q5-1 a");
         near(ci(1) / 8.0, value(&q, "b"), 1e-9, "q5-1 b");
         near(ci(1) / ci(2), value(&q, "c"), 1e-9, "q5-1 c");
+        // Quiz 5, question 3: C over one NIC, ÷ 8 NICs, ÷ nodes spanned.
+        let q = question("p12-q5-3", seed).unwrap();
+        for (i, part, k) in [(3, "d", 2.0), (4, "e", 8.0)] {
+            let ci = analyze(&q.opening(i).calc.scenario().unwrap())
+                .unwrap()
+                .critical_intensity;
+            near(ci / 8.0 / k, value(&q, part), 1e-9, "q5-3");
+        }
         // Quiz 4, question 2: the copy of B reads and writes it, 2B.
         let q = question("p12-q4-2", seed).unwrap();
         let a = analyze(&q.opening(2).calc.scenario().unwrap()).unwrap();

@@ -519,6 +519,7 @@ pub const OUTLINE: &[(&str, u32)] = &[
     ("p12-q4-5", 3),
     ("p12-q5-1", 3),
     ("p12-q5-2", 8),
+    ("p12-q5-3", 6),
 ];
 
 /// The chapters the questions follow: the id that prefixes their

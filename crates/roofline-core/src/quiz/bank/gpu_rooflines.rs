@@ -279,6 +279,13 @@ pub(super) fn p12_q5_2(d: &mut Draw) -> Result<Question, CoreError> {
     let params = page_value(&s, chip, &m, "train-params")?;
     let flops = page_value(&s, chip, &m, "train-flops")?;
     let state_bytes = params * (BF16 + ADAM);
+    // Full multi-head attention, K = N: the grouped-query slip.
+    let mha = crate::model::ModelConfig {
+        kv_heads: m.heads,
+        ..m.clone()
+    }
+    .params();
+    let gqa = "That counts full multi-head attention; the model's grouped-query attention has fewer K and V heads, so fewer parameters.".to_string();
     let fewest = (state_bytes / hbm).ceil();
     let rt = run_time(params, batch, budget, chips, c, mfu, 0.0);
     let days = rt.days_compute;
@@ -328,7 +335,8 @@ pub(super) fn p12_q5_2(d: &mut Draw) -> Result<Question, CoreError> {
             vec![format!("{} parameters × 10 bytes = {} bytes; ÷ {} = {}: {} GPUs.", sci(params), sci(state_bytes), sci(hbm), sig(state_bytes / hbm, 3), count(fewest))],
         )
         .mistake_number((params * BF16 / hbm).ceil(), "That holds the weights only; Adam's two fp32 moments add 8 bytes a parameter.".to_string())
-        .mistake_number((params * (BF16 + 4.0) / hbm).ceil(), "That keeps one fp32 moment; Adam keeps two, 8 bytes a parameter.".to_string()),
+        .mistake_number((params * (BF16 + 4.0) / hbm).ceil(), "That keeps one fp32 moment; Adam keeps two, 8 bytes a parameter.".to_string())
+        .mistake_number((mha * (BF16 + ADAM) / hbm).ceil(), gqa.clone()),
         Part::number(
             "b",
             format!("On {} H100s for {} tokens at {}% MFU, how many days?", count(chips), sci(budget), sig(mfu * 100.0, 2)),
@@ -339,6 +347,7 @@ pub(super) fn p12_q5_2(d: &mut Draw) -> Result<Question, CoreError> {
             vec![format!("6 · {} · {} = {} FLOPs; ÷ ({} · {} · {}) = {} s: {} days.", sci(params), sci(budget), sci(flops), count(chips), sci(c), mfu, sci(days * 86_400.0), sig(days, 3))],
         )
         .mistake_number(days / 3.0, two_flops)
+        .mistake_number(days * mha / params, gqa)
         .mistake_number(days * mfu, format!("That runs at the full peak; at {}% MFU it takes longer.", sig(mfu * 100.0, 2))),
         Part::number(
             "c",
@@ -437,4 +446,158 @@ pub(super) fn p12_q5_2(d: &mut Draw) -> Result<Question, CoreError> {
         model_calc(chip, &m),
     )?;
     Ok(opens_scale(q, ScaleSetup::new(s), Some(ms)))
+}
+
+/// One Megatron-LM run from the book's answer: its name, global batch in
+/// sequences, GPUs, and model-parallel degree (PP × TP; `None` where the
+/// book gives none).
+struct Run {
+    name: &'static str,
+    seqs: f64,
+    gpus: f64,
+    mp: Option<f64>,
+}
+
+/// The runs in the book's answer to Quiz 5, question 3 (its figure from
+/// the Megatron-LM repository, its numbers quoted in the answer).
+const RUNS: [Run; 3] = [
+    Run {
+        name: "16B",
+        seqs: 192.0,
+        gpus: 192.0,
+        mp: None,
+    },
+    Run {
+        name: "70B",
+        seqs: 384.0,
+        gpus: 768.0,
+        mp: Some(16.0),
+    },
+    Run {
+        name: "314B",
+        seqs: 1536.0,
+        gpus: 3072.0,
+        mp: Some(64.0),
+    },
+];
+
+/// Question 3: Megatron-LM's runs: tokens a GPU, and the data-parallel
+/// critical batch once the model-parallel groups span nodes.
+pub(super) fn p12_q5_3(d: &mut Draw) -> Result<Question, CoreError> {
+    let seq = d.pick(4096.0, &[2048.0, 4096.0, 8192.0]);
+    let chip = d.pick("h100", &["h100", "h200", "b200"]);
+    let (c, _, w_node) = rates(chip)?;
+    let dp = c / w_node;
+    let per = |r: &Run| r.seqs * seq / r.gpus;
+    let spanned = |r: &Run| (r.mp.unwrap_or(NODE) / NODE).max(1.0);
+    let mut parts = Vec::new();
+    for (id, r) in ["a", "b", "c"].into_iter().zip(RUNS.iter()) {
+        let t = per(r);
+        parts.push(
+            Part::number(
+                id,
+                format!(
+                    "The {} run: {} sequences on {} GPUs. Tokens a GPU?",
+                    r.name,
+                    count(r.seqs),
+                    count(r.gpus)
+                ),
+                Unit::None,
+                0.01,
+                (t, Vec::new()),
+                "Sequences × tokens a sequence, over the GPUs.".to_string(),
+                vec![format!(
+                    "{} · {} ÷ {} = {}.",
+                    count(r.seqs),
+                    count(seq),
+                    count(r.gpus),
+                    count(t)
+                )],
+            )
+            .mistake_number(
+                r.seqs / r.gpus,
+                format!("That counts sequences; each holds {} tokens.", count(seq)),
+            ),
+        );
+    }
+    for (id, r) in ["d", "e"].into_iter().zip(RUNS.iter().skip(1)) {
+        let k = spanned(r);
+        let mp = r.mp.unwrap_or(NODE);
+        let thr = dp / k;
+        // The book: "compute-bound at roughly 1k and 300 tokens".
+        let mut eras = Vec::new();
+        if d.is_book() {
+            let rough = if mp > 16.0 { 300.0 } else { 1000.0 };
+            eras.push((
+                rough,
+                Era::new(
+                    format!("the book's round {}", count(rough)),
+                    format!("C / W_node ÷ {} is {}", count(k), sig(thr, 4)),
+                ),
+            ));
+        }
+        parts.push(
+            Part::number(
+                id,
+                format!("The {} run's model-parallel groups are {}-way (PP × TP). What critical batch, in tokens a GPU, must its data parallelism beat?", r.name, count(mp)),
+                Unit::None,
+                0.02,
+                (thr, eras),
+                "A model-parallel group spanning k nodes cuts the data-parallel reduction's cost between nodes by k.".to_string(),
+                vec![
+                    format!("C / W_node = {} ÷ {} = {}.", rate_text(c, Bf16), bw_text(w_node), sig(dp, 4)),
+                    format!("{}-way spans {} nodes of 8: {} ÷ {} = {}.", count(mp), count(k), sig(dp, 4), count(k), sig(thr, 4)),
+                ],
+            )
+            .mistake_number(dp, format!("That gives no credit for the model-parallel groups; spanning {} nodes, they cut the reduction's cost by {}.", count(k), count(k)))
+            .mistake_number(dp / mp, format!("That divides by the whole {}-way degree; only the nodes spanned count, {} ÷ 8 = {}.", count(mp), count(mp), count(k)))
+            .mistake_number(thr / 2.0, "That counts both directions of the links; a collective's bytes go one way.".to_string())
+            .with_calc(link_matmul(chip, Dcn)),
+        );
+    }
+    let bound = |r: &Run| usize::from(per(r) < dp / spanned(r));
+    let all = RUNS.iter().all(|r| bound(r) == 0);
+    let worst = RUNS
+        .iter()
+        .map(|r| {
+            format!(
+                "{}: {} against {}",
+                r.name,
+                count(per(r)),
+                sig(dp / spanned(r), 4)
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("; ");
+    parts.push(
+        Part::choice(
+            "f",
+            "Are all three compute-bound (the 16B with no credit for model parallelism)?".to_string(),
+            super::scales::yes_no(),
+            usize::from(!all),
+            "Each run's tokens a GPU against its own critical batch.".to_string(),
+            vec![format!("{worst}.")],
+        )
+        .mistake_choice(
+            usize::from(all),
+            if all {
+                format!("Set each run against its own critical batch, C / W_node divided by the nodes its model parallelism spans: {worst}.")
+            } else {
+                format!("At least one run falls short of its critical batch: {worst}.")
+            },
+        ),
+    );
+    let name = link_matmul(chip, Hbm).chip()?.name;
+    question(
+        "p12-q5-3",
+        &source(3),
+        format!(
+            "Megatron-LM's runs on {name} GPUs ({} dense bf16, {} out of each node), sequences of {} tokens, data parallelism the outermost axis, bf16 reductions. The calculator opens a bf16 matmul on one GPU's NIC: C over 50 GB/s, 8 times C / W_node.",
+            rate_text(c, Bf16),
+            bw_text(w_node),
+            count(seq)
+        ),
+        parts,
+        link_matmul(chip, Dcn),
+    )
 }

@@ -62,7 +62,7 @@ use examples::{ex_240, ex_dot, ex_net};
 use extras_hardware::{x_fp8, x_int4, x_pcie, x_v6e, x_vmem};
 use extras_operations::{x_add, x_small, x_time};
 use gpu::{p12_pop1, p12_q1_2, p12_q1_3, p12_q1_4};
-use gpu_rooflines::{p12_q3_2, p12_q5_1, p12_q5_2};
+use gpu_rooflines::{p12_q3_2, p12_q5_1, p12_q5_2, p12_q5_3};
 use gpu_scale::{p12_pop3, p12_q3_1, p12_q4_1, p12_q4_2, p12_q4_3, p12_q4_4, p12_q4_5};
 use part2::{p2_pop1, p2_q1, p2_q2, p2_q3, p2_q4};
 use part2_links::{p2_q5, p2_q6};
@@ -179,6 +179,7 @@ bank! {
     ("p12-q4-5", "An AllGather over two nodes, exactly", p12_q4_5),
     ("p12-q5-1", "Rooflines within and across nodes", p12_q5_1),
     ("p12-q5-2", "Sharding LLaMA-3-70B on H100s", p12_q5_2),
+    ("p12-q5-3", "Megatron-LM's batches a GPU", p12_q5_3),
 }
 
 /// Where a question's parameters come from: the book (seed 0) or a
