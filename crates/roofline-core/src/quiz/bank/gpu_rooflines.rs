@@ -1,9 +1,8 @@
 //! The GPU chapter's LLM rooflines quiz (Part 12, Quiz 5, `p12-q5-…`):
 //! the critical batches of a B200 SuperPod against an H100's, and how to
 //! shard LLaMA-3-70B on H100s: memory, days, the most tensor parallelism,
-//! and whether pure DP, ZeRO-3 or pipelining stays compute-bound. With
-//! Quiz 3's second question, growing the SuperPod (`p12-q3-2`), whose
-//! switches are [`super::gpu_scale::SuperPod`]'s.
+//! and whether pure DP, ZeRO-3 or pipelining stays compute-bound, and
+//! Megatron-LM's batches a GPU.
 //!
 //! A node's egress is its 8 GPUs' InfiniBand NICs (the presets' DCN level,
 //! one NIC a GPU), as the chapter's table of node egress has it.
@@ -15,12 +14,9 @@ use crate::scale::{run_time, ScaleState, Strategy, ADAM, BF16};
 use crate::{CoreError, DType, LevelKind};
 
 use super::feedback::Era;
-use super::gpu_scale::POD;
 use super::helpers::{matmul, question};
-use super::part3::vec_calc;
 use super::scales::{
-    bound_options, coll_state, model_calc, opens_scale, page_value, preset_state, train_state,
-    yes_no,
+    bound_options, model_calc, opens_scale, page_value, preset_state, train_state, yes_no,
 };
 use super::setup::analysis;
 use super::texts::{bw_text, rate_text};
@@ -62,107 +58,6 @@ fn sparse(chip: &str) -> Option<f64> {
     crate::hardware::preset(chip)?
         .peak_entry(Bf16)
         .and_then(|p| p.sparse)
-}
-
-/// Quiz 3, question 2: growing the SuperPod by whole SUs: the SUs, the
-/// spine switches and the cables that keep full bisection bandwidth, and
-/// when the spine runs out of ports.
-pub(super) fn p12_q3_2(d: &mut Draw) -> Result<Question, CoreError> {
-    let sus = d.pick(8.0, &[2.0, 4.0, 8.0]);
-    // The DGX H200 SuperPod keeps the H100's network.
-    let chip = d.pick("h100", &["h100", "h200"]);
-    let p = &POD;
-    let node = NODE
-        * crate::hardware::preset(chip)
-            .ok_or_else(|| invalid("no such chip"))?
-            .bandwidth(Dcn)?;
-    let gpus = sus * p.nodes_per_su * p.gpus_per_node;
-    let nodes = sus * p.nodes_per_su;
-    let switch = p.ports * p.port();
-    let spines = nodes * node / switch;
-    let uplinks = p.ports / 2.0;
-    let cables = uplinks / spines;
-    if cables.fract() != 0.0 || cables < 1.0 {
-        return Err(invalid("the cables do not divide"));
-    }
-    let leaves_next = 2.0 * sus * p.leaves_per_su;
-    let fits = usize::from(leaves_next > p.ports);
-    let parts = vec![
-        Part::number(
-            "a",
-            format!("Keeping the SU (32 nodes under 8 leaves), how many SUs make {} GPUs?", count(gpus)),
-            Unit::None,
-            0.01,
-            (sus, Vec::new()),
-            "An SU is 32 nodes of 8 GPUs.".to_string(),
-            vec![format!("{} ÷ 256 = {}.", count(gpus), count(sus))],
-        )
-        .mistake_number(gpus / 8.0, "That counts nodes; an SU holds 32 of them.".to_string()),
-        Part::number(
-            "b",
-            "How many spine switches keep 400 GB/s for every node?".to_string(),
-            Unit::None,
-            0.01,
-            (spines, Vec::new()),
-            "The spine must carry every node's 400 GB/s; a switch carries 64 ports of 50 GB/s.".to_string(),
-            vec![format!("{} nodes × {} = {}; ÷ {} a switch = {} spine switches.", count(nodes), bw_text(node), bw_text(nodes * node), bw_text(switch), count(spines))],
-        )
-        .mistake_number(spines / 2.0, "That lets each spine port carry both ways' worth; a port carries 50 GB/s each way, and the spine must carry every node's 400 GB/s one way.".to_string())
-        .mistake_number(2.0 * spines, "That gives every node 800 GB/s; the nodes send 400 GB/s.".to_string()),
-        Part::number(
-            "c",
-            "Each leaf has 32 ports going up. How many cables from each leaf to each spine switch?".to_string(),
-            Unit::None,
-            0.01,
-            (cables, Vec::new()),
-            "A leaf spreads its 32 uplinks evenly over the spine switches.".to_string(),
-            vec![format!("32 ÷ {} = {} (the 1024-GPU pod's 16 spines take 2 each).", count(spines), count(cables))],
-        )
-        .mistake_number(2.0 * cables, "That keeps the 1024-GPU pod's 2 cables; with more spine switches each leaf has fewer uplinks for each.".to_string()),
-        Part::number(
-            "d",
-            "Double the pod again with the same two levels: how many leaf switches must each spine switch reach?".to_string(),
-            Unit::None,
-            0.01,
-            (leaves_next, Vec::new()),
-            "Every leaf must reach every spine for the fat tree.".to_string(),
-            vec![format!("2 × {} SUs × 8 leaves = {} leaves, against a switch's 64 ports.", count(sus), count(leaves_next))],
-        )
-        .mistake_number(leaves_next / 2.0, "That is the pod before doubling; double the SUs, double the leaves.".to_string()),
-        Part::choice(
-            "e",
-            "Do a spine switch's 64 ports reach them all?".to_string(),
-            super::scales::yes_no(),
-            fits,
-            "One port for each leaf, at the least.".to_string(),
-            vec![if fits == 1 {
-                format!("{} leaves need more than 64 ports: the tree needs another level (NVIDIA's 4096-GPU pod adds core switches).", count(leaves_next))
-            } else {
-                format!("{} leaves fit in 64 ports.", count(leaves_next))
-            }],
-        )
-        .mistake_choice(1 - fits, if fits == 1 {
-            format!("Each spine needs a port for each of the {} leaves; it has 64.", count(leaves_next))
-        } else {
-            format!("{} leaves need only {} of the 64 ports.", count(leaves_next), count(leaves_next))
-        }),
-    ];
-    let calc = vec_calc(chip, "bf16", ("N", 16384.0 * nodes), ("D", 8192.0));
-    let name = calc.chip()?.name;
-    let q = question(
-        "p12-q3-2",
-        "Part 12, quiz 3, question 2",
-        format!(
-            "Grow the DGX SuperPod of {name} GPUs to {} GPUs. Its parts: nodes of 8 GPUs with one 400 Gbps NIC each (400 GB/s a node); SUs of 32 nodes under 8 leaf switches; IB switches of 64 ports of 400 Gbps; the 1024-GPU pod has 16 spine switches and 2 cables from each leaf to each. The Scale page opens the pod as 8 GPUs a node (X) by {} nodes (Y).",
-            count(gpus),
-            count(nodes)
-        ),
-        parts,
-        calc,
-    )?;
-    let mesh = format!("X:8,Y:{}", nodes);
-    let s = coll_state(&mesh, crate::scale::CollOp::AllGather, "Y", "bf16[N_XY,D]");
-    Ok(opens_scale(q, ScaleSetup::new(s), None))
 }
 
 /// Question 1: a B200 SuperPod's rooflines within and across nodes.

@@ -1,13 +1,13 @@
-//! The GPU chapter's questions beyond the node (Part 12, `p12-…`): the
-//! DGX H100 SuperPod's fat tree (Quiz 3), an AllGather over two axes in
-//! one Scalable Unit (pop quiz 3), and the collectives quiz (Quiz 4): the
-//! bytes through the switches, in-network (SHARP) AllReduces, and the
-//! exact cost of an AllGather over two nodes.
+//! The GPU chapter's collectives beyond the node (Part 12, `p12-…`): an
+//! AllGather over two axes in one Scalable Unit (pop quiz 3), and the
+//! collectives quiz (Quiz 4): the bytes through the switches, in-network
+//! (SHARP) AllReduces, and the exact cost of an AllGather over two nodes.
 //!
 //! A GPU's links are the presets' (NVLink one way, and one InfiniBand NIC
 //! a GPU as its DCN level); the switches and cables, which no preset
-//! holds, are in [`SuperPod`]. Where the Scale page can cost a collective
-//! (an NVLink axis, then axes across nodes) the question opens it.
+//! holds, are in [`super::gpu_pod::SuperPod`]. Where the Scale page can
+//! cost a collective (an NVLink axis, then axes across nodes) the question
+//! opens it.
 
 use crate::format::{count, sci, seconds};
 use crate::quiz::answer::{ChoiceOption, Unit};
@@ -16,6 +16,7 @@ use crate::scale::CollOp;
 use crate::{CoreError, LevelKind};
 
 use super::feedback::Era;
+use super::gpu_pod::POD;
 use super::helpers::question;
 use super::part3::vec_calc;
 use super::scales::{coll, coll_state, links, opens_scale, sizes};
@@ -28,47 +29,6 @@ use LevelKind::{Dcn, NvLink};
 /// "Part 12, quiz q, question n".
 fn source(quiz: u32, n: u32) -> String {
     format!("Part 12, quiz {quiz}, question {n}")
-}
-
-/// The DGX H100 SuperPod's switches and cables, which no preset holds.
-/// Source: the book's "Beyond the node level" (after NVIDIA's DGX SuperPod
-/// reference architecture, H100, network fabrics): 32 nodes of 8 GPUs
-/// under 8 leaf switches make a Scalable Unit (SU); 4 SUs under 16 spine
-/// switches; every IB switch has 64 NDR ports of 400 Gbps; two cables join
-/// each leaf to each spine.
-pub(super) struct SuperPod {
-    /// GPUs in a node.
-    pub gpus_per_node: f64,
-    /// Nodes in an SU.
-    pub nodes_per_su: f64,
-    /// Leaf switches in an SU.
-    pub leaves_per_su: f64,
-    /// Spine switches.
-    pub spines: f64,
-    /// Ports of an IB switch.
-    pub ports: f64,
-    /// One NDR port or cable, bits/s one way.
-    pub port_bits: f64,
-    /// Cables from each leaf to each spine.
-    pub cables: f64,
-}
-
-/// The book's pod.
-pub(super) const POD: SuperPod = SuperPod {
-    gpus_per_node: 8.0,
-    nodes_per_su: 32.0,
-    leaves_per_su: 8.0,
-    spines: 16.0,
-    ports: 64.0,
-    port_bits: 400e9,
-    cables: 2.0,
-};
-
-impl SuperPod {
-    /// One port's bytes/s one way.
-    pub fn port(&self) -> f64 {
-        self.port_bits / 8.0
-    }
 }
 
 /// A preset's one-way bandwidth at `level`.
@@ -86,118 +46,6 @@ fn link_calc(chip: &str, level: LevelKind, d: f64, f: f64) -> CalcSetup {
 
 fn other_way() -> String {
     "That counts both directions of the links; the question asks one way.".to_string()
-}
-
-/// Quiz 3, question 1: the fat tree's bandwidth at every level, and the
-/// pod's bisection bandwidth.
-pub(super) fn p12_q3_1(d: &mut Draw) -> Result<Question, CoreError> {
-    let sus = d.pick(4.0, &[2.0, 3.0, 4.0]);
-    // The DGX H200 SuperPod keeps the H100's network (8 NICs of 400 Gbps
-    // a node, the same SU).
-    let chip = d.pick("h100", &["h100", "h200"]);
-    let p = &POD;
-    let nic = bw(chip, Dcn)?;
-    let node = p.gpus_per_node * nic;
-    let down = p.ports / 2.0;
-    let leaf = p.leaves_per_su * down * p.port();
-    let up = p.leaves_per_su * p.spines * p.cables * p.port();
-    let spine = p.spines * p.ports * p.port();
-    let nodes = sus * p.nodes_per_su;
-    let bisection = nodes * node;
-    let per_node = |x: f64, n: f64| {
-        format!(
-            "{} over {} nodes is {} a node",
-            bw_text(x),
-            count(n),
-            bw_text(x / n)
-        )
-    };
-    let parts = vec![
-        Part::number(
-            "a",
-            "How many bytes/s can one node send to its leaf switches, one way?".to_string(),
-            Unit::BytesPerSecond,
-            0.02,
-            (node, Vec::new()),
-            "Each of its 8 GPUs has its own 400 Gbps InfiniBand NIC.".to_string(),
-            vec![format!("8 NICs × 400 Gbps ÷ 8 bits a byte = 8 × {} = {}.", bw_text(nic), bw_text(node))],
-        )
-        .mistake_number(8.0 * node, "That counts bits as bytes: 400 Gbps is 50 GB/s.".to_string())
-        .mistake_number(2.0 * node, other_way())
-        .mistake_number(nic, "That is one NIC; a node has 8, one a GPU.".to_string())
-        .mistake_number(bw(chip, NvLink)?, "That is a GPU's NVLink, inside the node; the node leaves through its 8 InfiniBand NICs.".to_string()),
-        Part::number(
-            "b",
-            "An SU's 8 leaf switches: how many bytes/s can they take in from the SU's 32 nodes?".to_string(),
-            Unit::BytesPerSecond,
-            0.02,
-            (leaf, Vec::new()),
-            "A leaf switch has 64 ports; half face the nodes, half go up to the spine.".to_string(),
-            vec![
-                format!("8 leaves × 32 ports × {} = {}.", bw_text(p.port()), bw_text(leaf)),
-                format!("{}: exactly a node's NICs.", per_node(leaf, p.nodes_per_su)),
-            ],
-        )
-        .mistake_number(2.0 * leaf, "That uses all 64 ports of each leaf; half of them go up to the spine.".to_string())
-        .mistake_number(8.0 * leaf, "That counts bits as bytes: a 400 Gbps port is 50 GB/s.".to_string()),
-        Part::number(
-            "c",
-            "And from the SU up to the spine switches?".to_string(),
-            Unit::BytesPerSecond,
-            0.02,
-            (up, Vec::new()),
-            "Each leaf has 2 cables to each of the 16 spine switches.".to_string(),
-            vec![
-                format!("8 leaves × 16 spines × 2 cables × {} = {}.", bw_text(p.port()), bw_text(up)),
-                format!("{} again.", per_node(up, p.nodes_per_su)),
-            ],
-        )
-        .mistake_number(up / 2.0, "That takes one cable from each leaf to each spine; the pod has two.".to_string()),
-        Part::number(
-            "d",
-            "How many bytes/s can the 16 spine switches carry in all, one way?".to_string(),
-            Unit::BytesPerSecond,
-            0.02,
-            (spine, Vec::new()),
-            "16 switches of 64 ports.".to_string(),
-            vec![
-                format!("16 × 64 × {} = {}.", bw_text(p.port()), bw_text(spine)),
-                format!("{} (the book's 4 SUs: exactly 400 GB/s).", per_node(spine, nodes)),
-            ],
-        )
-        .mistake_number(spine / 2.0, "That counts half the ports; every spine port faces a leaf.".to_string()),
-        Part::number(
-            "e",
-            format!("(The app's total; the book stops at 400 GB/s a node.) Split the {} nodes into two halves: how many bytes/s cross between them, both directions counted as for a node in Quiz 2?", count(nodes)),
-            Unit::BytesPerSecond,
-            0.02,
-            (bisection, Vec::new()),
-            "Every level gives each node its 400 GB/s, so each node can send that to the other half.".to_string(),
-            vec![
-                format!("{} nodes a half × {} each way × 2 directions = {}.", count(nodes / 2.0), bw_text(node), bw_text(bisection)),
-                "Every level has exactly a node's 400 GB/s for each node below it: the full bisection bandwidth of a fat tree.".to_string(),
-            ],
-        )
-        .mistake_number(bisection / 2.0, "That counts one direction; Quiz 2's bisection bandwidth counts the flow both ways.".to_string())
-        .mistake_number(bisection * bw(chip, NvLink)? / node, "That uses NVLink's bandwidth; between nodes each has 400 GB/s of InfiniBand.".to_string()),
-    ];
-    let calc = vec_calc(chip, "bf16", ("N", 16384.0 * nodes), ("D", 8192.0));
-    let name = calc.chip()?.name;
-    let q = question(
-        "p12-q3-1",
-        &source(3, 1),
-        format!(
-            "A DGX SuperPod of {} SUs ({} {name} GPUs): each SU is 32 nodes of 8 GPUs under 8 leaf InfiniBand switches, and 16 spine switches join the SUs. Every switch has 64 ports of 400 Gbps (NDR); each GPU has one 400 Gbps NIC; two cables join each leaf to each spine. The Scale page opens the pod as 8 GPUs a node (X, NVLink) by {} nodes (Y, InfiniBand).",
-            count(sus),
-            count(nodes * p.gpus_per_node),
-            count(nodes)
-        ),
-        parts,
-        calc,
-    )?;
-    let mesh = format!("X:8,Y:{}", nodes);
-    let s = coll_state(&mesh, AllGather, "Y", "bf16[N_XY,D]");
-    Ok(opens_scale(q, ScaleSetup::new(s), None))
 }
 
 /// Pop quiz 3: AllGather_X(bf16[D_X, F_Y]) over one SU, Y the inner axis,

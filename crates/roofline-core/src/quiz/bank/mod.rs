@@ -21,8 +21,9 @@
 //!   quiz (`p2-…`), on one chip's memories and links and on sends between
 //!   chips;
 //! * `gpu`: the GPU chapter's questions (`p12-…`), the book's Part 12,
-//!   with `gpu_scale` (beyond the node: the SuperPod's fat tree and the
-//!   collectives quiz) and `gpu_rooflines` (the LLM rooflines quiz);
+//!   with `gpu_pod` (the SuperPod's fat tree and its growth), `gpu_scale`
+//!   (collectives beyond the node) and `gpu_rooflines` (the LLM rooflines
+//!   quiz);
 //! * `part4`, `part7` and `part8`: the transformer, inference and
 //!   serving chapters' questions (`p4-…`, `p7-…`, `p8-…`), on whole models, with `models` (what
 //!   they share: a model's shape, the Model page they open);
@@ -34,6 +35,7 @@ mod extras_hardware;
 mod extras_operations;
 mod feedback;
 mod gpu;
+mod gpu_pod;
 mod gpu_rooflines;
 mod gpu_scale;
 mod helpers;
@@ -62,8 +64,9 @@ use examples::{ex_240, ex_dot, ex_net};
 use extras_hardware::{x_fp8, x_int4, x_pcie, x_v6e, x_vmem};
 use extras_operations::{x_add, x_small, x_time};
 use gpu::{p12_pop1, p12_q1_2, p12_q1_3, p12_q1_4};
-use gpu_rooflines::{p12_q3_2, p12_q5_1, p12_q5_2, p12_q5_3};
-use gpu_scale::{p12_pop3, p12_q3_1, p12_q4_1, p12_q4_2, p12_q4_3, p12_q4_4, p12_q4_5};
+use gpu_pod::{p12_q3_1, p12_q3_2};
+use gpu_rooflines::{p12_q5_1, p12_q5_2, p12_q5_3};
+use gpu_scale::{p12_pop3, p12_q4_1, p12_q4_2, p12_q4_3, p12_q4_4, p12_q4_5};
 use part2::{p2_pop1, p2_q1, p2_q2, p2_q3, p2_q4};
 use part2_links::{p2_q5, p2_q6};
 use part3::{p3_pop1, p3_pop2, p3_pop3, p3_q1, p3_q10, p3_q2, p3_q3, p3_q4};
