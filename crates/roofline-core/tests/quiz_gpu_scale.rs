@@ -78,6 +78,7 @@ fn the_books_printed_answers_pass() {
         // The book's formula at the figure's D = 8192, F = 32768:
         // 2DF · 31 / (32 · 400e9).
         ("p12-pop3", "a", "1.3ms"),
+        ("p12-pop3", "c", "2*D*F/(Y*W)"),
         ("p12-q4-1", "a", "B"),
         ("p12-q4-1", "b", "N*B"),
         ("p12-q4-1", "c", "B*(M-1)"),
@@ -180,6 +181,8 @@ fn each_known_mistake_gets_its_concept() {
         // An inner axis within a node, and spanning nodes.
         ("p12-pop3", "a", "163us", "divides by Y"),
         ("p12-pop3", "b", "1.3ms", "inside a node"),
+        ("p12-pop3", "c", "2*D*F/(8*W)", "within a node"),
+        ("p12-pop3", "c", "D*F/(Y*W)", "2 bytes"),
         ("p12-q4-3", "a", "2*D*F/W", "F/Y"),
         // Approximations where the question asks the exact cost.
         ("p12-q4-5", "a", "450e9", "7/8"),

@@ -122,6 +122,20 @@ pub(super) fn p12_pop3(d: &mut Draw) -> Result<Question, CoreError> {
         )
         .mistake_number(t_a, "That is the cost with Y inside a node; once Y spans nodes the leaf-level cost falls by the nodes it spans.".to_string())
         .mistake_number(t_b / 2.0, "That counts values, not bytes (bf16 takes 2), or both directions of the links.".to_string()),
+        Part::formula(
+            "c",
+            "For any Y above 8, roughly: a formula in D, F, Y and W (one GPU's InfiniBand bytes/s, one way).".to_string(),
+            &["D", "F", "Y", "W"],
+            // 2 · (…), not one fraction: the checker reads a fraction as
+            // an intensity (operations over bytes).
+            "2*(D*F/(Y*W))".to_string(),
+            Vec::new(),
+            "Each GPU gathers 2DF/Y bytes over its own NIC.".to_string(),
+            vec!["The book: 2DF · 256 / (Y · 12.8e12) = 2DF / (Y · 50 GB/s), the (X − 1)/X dropped: the more nodes Y spans, the cheaper.".to_string()],
+        )
+        .mistake_formula("2*D*F/(8*W)", "That is Y within a node, 2DF over the node's 8 NICs; once Y spans nodes each GPU gathers only 2DF/Y.".to_string())
+        .mistake_formula("D*F/(Y*W)", "That counts values, not bytes: bf16 takes 2 bytes a value.".to_string())
+        .mistake_formula("2*D*F/W", "That gathers the whole array on each GPU; each gathers only its F/Y columns, 2DF/Y bytes.".to_string()),
     ];
     let calc = vec_calc("h100", "bf16", ("D", dd), ("F", f));
     let q = question(
@@ -136,10 +150,12 @@ pub(super) fn p12_pop3(d: &mut Draw) -> Result<Question, CoreError> {
         calc,
     )?;
     let mut setup = ScaleSetup::new(coll_state(&in_node, AllGather, "X", "bf16[D_X,F_Y]"));
-    setup.parts.push((
-        "b".to_string(),
-        coll_state(&across, AllGather, "X", "bf16[D_X,F_YZ]"),
-    ));
+    for part in ["b", "c"] {
+        setup.parts.push((
+            part.to_string(),
+            coll_state(&across, AllGather, "X", "bf16[D_X,F_YZ]"),
+        ));
+    }
     Ok(opens_scale(q, setup, None))
 }
 
