@@ -538,6 +538,17 @@ pub const OUTLINE: &[(&str, u32)] = &[
     ("p12-q2-3", 3),
     ("p12-pop1", 1),
     ("p12-pop2", 3),
+    ("p12-q3-1", 5),
+    ("p12-q3-2", 5),
+    ("p12-pop3", 3),
+    ("p12-q4-1", 4),
+    ("p12-q4-2", 3),
+    ("p12-q4-3", 2),
+    ("p12-q4-4", 2),
+    ("p12-q4-5", 3),
+    ("p12-q5-1", 3),
+    ("p12-q5-2", 8),
+    ("p12-q5-3", 6),
 ];
 
 /// The chapters the questions follow: the id that prefixes their

@@ -29,6 +29,9 @@
 //! * `gpu`, `gpu_hardware` and `gpu_nodes`: the GPU chapter's questions
 //!   (`p12-…`), the book's Part 12: a GPU's rates and matmuls, its cores,
 //!   memories and clock, and the 8-GPU node's bandwidth and collectives;
+//!   with `gpu_pod` (the SuperPod's fat tree and its growth), `gpu_scale`
+//!   (collectives beyond the node) and `gpu_rooflines` (the LLM rooflines
+//!   quiz);
 //! * `part4`, `part7` and `part8`: the transformer, inference and
 //!   serving chapters' questions (`p4-…`, `p7-…`, `p8-…`), on whole models, with `models` (what
 //!   they share: a model's shape, the Model page they open);
@@ -45,6 +48,9 @@ mod feedback;
 mod gpu;
 mod gpu_hardware;
 mod gpu_nodes;
+mod gpu_pod;
+mod gpu_rooflines;
+mod gpu_scale;
 mod helpers;
 mod models;
 mod part2;
@@ -79,6 +85,9 @@ use extras_operations::{x_add, x_small, x_time};
 use gpu::{p12_pop1, p12_q1_2, p12_q1_3, p12_q1_4};
 use gpu_hardware::{p12_q1_1, p12_q1_5, p12_q1_6, p12_q1_7};
 use gpu_nodes::{p12_pop2, p12_q2_1, p12_q2_2, p12_q2_3};
+use gpu_pod::{p12_q3_1, p12_q3_2};
+use gpu_rooflines::{p12_q5_1, p12_q5_2, p12_q5_3};
+use gpu_scale::{p12_pop3, p12_q4_1, p12_q4_2, p12_q4_3, p12_q4_4, p12_q4_5};
 use part2::{p2_pop1, p2_q1, p2_q2, p2_q3, p2_q4};
 use part2_links::{p2_q5, p2_q6};
 use part3::{p3_pop1, p3_pop2, p3_pop3, p3_q1, p3_q10, p3_q2, p3_q3, p3_q4};
@@ -208,6 +217,17 @@ bank! {
         ("p12-q2-2", "A node's bisection bandwidth", p12_q2_2),
         ("p12-q2-3", "An AllGather of B bytes in a node", p12_q2_3),
         ("p12-pop1", "An AllGather within a node", p12_pop1),
+        ("p12-q3-1", "A SuperPod's fat tree", p12_q3_1),
+        ("p12-q3-2", "Growing the SuperPod", p12_q3_2),
+        ("p12-pop3", "An AllGather with an inner axis", p12_pop3),
+        ("p12-q4-1", "Bytes through the switches", p12_q4_1),
+        ("p12-q4-2", "An in-network AllReduce's bytes", p12_q4_2),
+        ("p12-q4-3", "An in-network AllReduce in a node", p12_q4_3),
+        ("p12-q4-4", "An AllReduce over the spine", p12_q4_4),
+        ("p12-q4-5", "An AllGather over two nodes, exactly", p12_q4_5),
+        ("p12-q5-1", "Rooflines within and across nodes", p12_q5_1),
+        ("p12-q5-2", "Sharding LLaMA-3-70B on H100s", p12_q5_2),
+        ("p12-q5-3", "Megatron-LM's batches a GPU", p12_q5_3),
         ("p12-pop2", "An AllToAll within a node", p12_pop2),
     ],
 }
