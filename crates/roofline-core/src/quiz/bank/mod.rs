@@ -217,6 +217,7 @@ bank! {
         ("p12-q2-2", "A node's bisection bandwidth", p12_q2_2),
         ("p12-q2-3", "An AllGather of B bytes in a node", p12_q2_3),
         ("p12-pop1", "An AllGather within a node", p12_pop1),
+        ("p12-pop2", "An AllToAll within a node", p12_pop2),
         ("p12-q3-1", "A SuperPod's fat tree", p12_q3_1),
         ("p12-q3-2", "Growing the SuperPod", p12_q3_2),
         ("p12-pop3", "An AllGather with an inner axis", p12_pop3),
@@ -228,7 +229,6 @@ bank! {
         ("p12-q5-1", "Rooflines within and across nodes", p12_q5_1),
         ("p12-q5-2", "Sharding LLaMA-3-70B on H100s", p12_q5_2),
         ("p12-q5-3", "Megatron-LM's batches a GPU", p12_q5_3),
-        ("p12-pop2", "An AllToAll within a node", p12_pop2),
     ],
 }
 
