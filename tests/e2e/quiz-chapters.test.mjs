@@ -21,7 +21,7 @@ test('Part 4: the book rounded answer passes with a note, and the link opens the
   try {
     await page.waitForSelector('[data-testid="question"][data-question="p4-q1"]');
     assert.match(await page.textContent('[data-testid="chapter-p4"] h3'), /Part 4/);
-    assert.match(await page.textContent('[data-testid="chapter-progress-p4"]'), /^0\/9$/);
+    assert.match(await page.textContent('[data-testid="chapter-progress-p4"]'), /^0\/18$/);
     // The book prints 16e9: it rounds D and F to thousands.
     await page.fill('[data-testid="answer-a"]', '16e9');
     await page.click('[data-testid="check-a"]');
@@ -30,9 +30,9 @@ test('Part 4: the book rounded answer passes with a note, and the link opens the
     await page.fill('[data-testid="answer-c"]', '1 MiB');
     await page.click('[data-testid="check-c"]');
     assert.match(await verdict(page, 'c'), /bf16/);
-    assert.match(await page.textContent('[data-testid="chapter-progress-p4"]'), /^1\/9$/);
+    assert.match(await page.textContent('[data-testid="chapter-progress-p4"]'), /^1\/18$/);
     assert.match(await page.textContent('[data-testid="chapter-progress-p1"]'), /^0\//);
-    assert.match(await page.textContent('[data-testid="chapter-progress-p8"]'), /^0\/16$/);
+    assert.match(await page.textContent('[data-testid="chapter-progress-p8"]'), /^0\/30$/);
     await screenshot(page, 'quiz-p4-q1');
 
     // The Model page with the question's model: its numbers are the answers.

@@ -60,7 +60,7 @@ test('Part 12: two matmuls on a B200, overlap named, and the link opens the B200
     await page.fill('[data-testid="answer-b"]', '15 us');
     await page.click('[data-testid="check-b"]');
     assert.match(await verdict(page, 'b'), /^Right/);
-    assert.match(await page.textContent('[data-testid="chapter-progress-p12"]'), /^1\/36$/);
+    assert.match(await page.textContent('[data-testid="chapter-progress-p12"]'), /^1\/80$/);
 
     await page.click('[data-testid="open-b"]');
     await page.waitForSelector('[data-testid="roofline-canvas"][data-draws]');

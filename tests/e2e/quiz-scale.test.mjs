@@ -26,7 +26,7 @@ test('Part 3: an AllGather on a v4p cube, and its link opens the Scale page on t
   try {
     await page.waitForSelector('[data-testid="question"][data-question="p3-q2"]');
     assert.match(await page.textContent('[data-testid="chapter-p3"] h3'), /Part 3/);
-    assert.match(await page.textContent('[data-testid="chapter-progress-p3"]'), /^0\/20$/);
+    assert.match(await page.textContent('[data-testid="chapter-progress-p3"]'), /^0\/47$/);
     // One direction's bandwidth on an axis that wraps around.
     await answer(page, 'a', '46.6us');
     assert.match(await verdict(page, 'a'), /both ways/);
@@ -35,7 +35,7 @@ test('Part 3: an AllGather on a v4p cube, and its link opens the Scale page on t
     // An AllReduce taken as one AllGather.
     await answer(page, 'c', '5.83 us');
     assert.match(await verdict(page, 'c'), /ReduceScatter then an AllGather/);
-    assert.match(await page.textContent('[data-testid="chapter-progress-p3"]'), /^1\/20$/);
+    assert.match(await page.textContent('[data-testid="chapter-progress-p3"]'), /^1\/47$/);
     await screenshot(page, 'quiz-p3-q2');
 
     assert.match(await page.textContent('[data-testid="open-a"]'), /Scale page/);
@@ -93,7 +93,7 @@ test('Part 6: four pods over DCN, and the Scale page computes the app\'s answer'
     assert.match(await verdict(page, 'a'), /turns the inequality round/);
     await answer(page, 'a', '71000');
     assert.match(await verdict(page, 'a'), /^Right.*71,000/s);
-    assert.match(await page.textContent('[data-testid="chapter-progress-p6"]'), /^1\/20$/);
+    assert.match(await page.textContent('[data-testid="chapter-progress-p6"]'), /^1\/27$/);
 
     await page.click('[data-testid="open-c"]');
     await page.waitForSelector('[data-testid="train-days"]');
