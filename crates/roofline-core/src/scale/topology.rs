@@ -60,7 +60,8 @@ pub struct Topology {
 
 // The sources say where the rule comes from and what lies behind it; the
 // rule itself is `WrapRule::text`, shown beside them, so they do not repeat it.
-const BOOK_3D: &str = "How To Scale Your Model, TPU chapter: a 3-D torus, cubes of 4x4x4 joined by optical switches";
+const BOOK_3D: &str =
+    "How To Scale Your Model, TPU chapter: a 3-D torus, cubes of 4x4x4 joined by optical switches";
 const BOOK_2D: &str = "How To Scale Your Model, TPU chapter: a 2-D torus of 16x16";
 const V3_2D: &str = "How To Scale Your Model, TPU chapter: a 2-D pod of 32x32; the wraparound only at the full axis is our assumption, as on v5e";
 const SWITCH: &str = "How To Scale Your Model, GPU chapter: the GPUs of a node (an NVLink domain) each reach a switch; nodes are joined by InfiniBand";
