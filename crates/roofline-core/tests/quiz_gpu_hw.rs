@@ -7,7 +7,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod quiz_common;
-use quiz_common::{all_pass, mistakes_named, pass_with_note, verdict};
+use quiz_common::{all_pass, mistakes_named, near, pass_with_note, value, verdict};
 
 use roofline_core::collective::{all_gather, all_to_all, LinkModel};
 use roofline_core::pages::View;
@@ -17,13 +17,6 @@ use roofline_core::{analyze, LevelKind};
 const MINE: &[&str] = &[
     "p12-q1-1", "p12-q1-5", "p12-q1-6", "p12-q1-7", "p12-q2-1", "p12-q2-2", "p12-q2-3", "p12-pop2",
 ];
-
-fn value(q: &Question, part: &str) -> f64 {
-    match q.part(part).unwrap().expected {
-        Expected::Number { value, .. } => value,
-        _ => panic!("{part} is not a number"),
-    }
-}
 
 fn formula(q: &Question, part: &str) -> String {
     match &q.part(part).unwrap().expected {
@@ -35,13 +28,6 @@ fn formula(q: &Question, part: &str) -> String {
 /// A formula in B at `b`.
 fn at_b(expr: &str, b: f64) -> f64 {
     evaluate_formula(expr, &["B".to_string()], &[("B".to_string(), b)]).unwrap()
-}
-
-fn near(got: f64, want: f64, rel: f64, what: &str) {
-    assert!(
-        (got - want).abs() <= rel * want.abs(),
-        "{what}: {got} vs {want}"
-    );
 }
 
 /// The book's answers, as it prints them, each accepted; where it rounded
@@ -180,7 +166,9 @@ fn the_chapter_lists_them_in_the_books_order() {
         p12,
         [
             "p12-q1-1", "p12-q1-2", "p12-q1-3", "p12-q1-4", "p12-q1-5", "p12-q1-6", "p12-q1-7",
-            "p12-q2-1", "p12-q2-2", "p12-q2-3", "p12-pop1", "p12-pop2"
+            "p12-q2-1", "p12-q2-2", "p12-q2-3", "p12-q3-1", "p12-q3-2", "p12-pop1", "p12-pop2",
+            "p12-pop3", "p12-q4-1", "p12-q4-2", "p12-q4-3", "p12-q4-4", "p12-q4-5", "p12-q5-1",
+            "p12-q5-2", "p12-q5-3"
         ]
     );
 }

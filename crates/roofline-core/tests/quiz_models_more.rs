@@ -8,7 +8,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod quiz_common;
-use quiz_common::{all_pass, mistakes_named, pass_with_note, verdict};
+use quiz_common::{all_pass, mistakes_named, near, pass_with_note, value, verdict};
 
 use roofline_core::model::{analyze, read_query, ModelAnalysis, ModelRun};
 use roofline_core::pages::View;
@@ -235,13 +235,6 @@ fn the_apps_answers_say_so() {
     }
 }
 
-fn value(q: &Question, part: &str) -> f64 {
-    match q.part(part).unwrap().expected {
-        Expected::Number { value, .. } => value,
-        _ => panic!("{}/{part}", q.id),
-    }
-}
-
 /// The Model page a question opens, read back from its link, and what it
 /// computes.
 fn model_page(id: &str, seed: u64) -> (Question, ModelAnalysis, f64) {
@@ -279,13 +272,6 @@ fn near_any(got: f64, want: &[f64], tol: f64, what: &str) {
     assert!(
         want.iter().any(|w| (got - w).abs() <= tol * w.abs()),
         "{what}: page {got}, question {want:?}"
-    );
-}
-
-fn near(got: f64, want: f64, tol: f64, what: &str) {
-    assert!(
-        (got - want).abs() <= tol * want.abs(),
-        "{what}: page {got}, question {want}"
     );
 }
 

@@ -6,25 +6,11 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod quiz_common;
-use quiz_common::{all_pass, mistakes_named, pass_with_note, verdict};
+use quiz_common::{all_pass, mistakes_named, near, pass_with_note, value, verdict};
 
 use roofline_core::pages::View;
-use roofline_core::quiz::{by_chapter, question, Expected, Question};
+use roofline_core::quiz::{by_chapter, question};
 use roofline_core::{analyze, critical_size, CriticalSize, LevelKind};
-
-fn value(q: &Question, part: &str) -> f64 {
-    match q.part(part).unwrap().expected {
-        Expected::Number { value, .. } => value,
-        _ => panic!("{part} is not a number"),
-    }
-}
-
-fn near(got: f64, want: f64, rel: f64, what: &str) {
-    assert!(
-        (got - want).abs() <= rel * want.abs(),
-        "{what}: {got} vs {want}"
-    );
-}
 
 /// The book's printed answers, as it prints them, each accepted.
 #[test]

@@ -64,8 +64,8 @@ mod tests {
     /// a row put on the wrong shelf in the bank's table fails here.
     #[test]
     fn each_question_is_built_by_its_shelf_alone() {
-        let fns: [(Shelf, fn(&str, u64) -> Option<Question>); 2] =
-            [(Shelf::Roofline, roofline), (Shelf::Book, book)];
+        type Build = fn(&str, u64) -> Option<Question>;
+        let fns: [(Shelf, Build); 2] = [(Shelf::Roofline, roofline), (Shelf::Book, book)];
         for &(id, _) in bank::BANK {
             for (shelf, f) in fns {
                 assert_eq!(

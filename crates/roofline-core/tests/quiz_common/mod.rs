@@ -3,7 +3,7 @@
 //! readers' mistakes.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use roofline_core::quiz::{check, question, Verdict};
+use roofline_core::quiz::{check, question, Expected, Question, Verdict};
 
 /// The verdict on `answer` for part `part` of question `id` (the book's
 /// numbers).
@@ -45,4 +45,24 @@ pub fn mistakes_named(mistakes: &[(&str, &str, &str, &str)]) {
             other => panic!("{id}/{part} '{answer}' should be wrong, got {other:?}"),
         }
     }
+}
+
+/// The expected number of part `part` of `q`.
+pub fn value(q: &Question, part: &str) -> f64 {
+    match &q
+        .part(part)
+        .unwrap_or_else(|| panic!("{}: no part {part}", q.id))
+        .expected
+    {
+        Expected::Number { value, .. } => *value,
+        other => panic!("{}/{part} is not a number: {other:?}", q.id),
+    }
+}
+
+/// `got` is within `rel` of `want` (relative to `want`).
+pub fn near(got: f64, want: f64, rel: f64, what: &str) {
+    assert!(
+        (got - want).abs() <= rel * want.abs(),
+        "{what}: {got} against {want}"
+    );
 }
