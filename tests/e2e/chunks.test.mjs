@@ -215,6 +215,43 @@ test('a failed quiz download says so, the calculator keeps working, and "Try aga
   }
 });
 
+test('the quiz opens on Part 1 without the later chapters\' chunk; a later question fetches it, says so if it fails, and "Try again" loads it', async () => {
+  const { context, page, chunks, errors } = await freshPage();
+  let block = true;
+  await page.route(/\/split_quiz_book\.wasm$/, (route) => (block ? route.abort('internetdisconnected') : route.continue()));
+  try {
+    await page.goto(server.url, { waitUntil: 'load' });
+    await waitForDraw(page, 'roofline-canvas');
+    await page.click('[data-testid="tab-quiz"]');
+    await page.waitForSelector('[data-testid="question"][data-question="q1"]');
+    assert.deepEqual(of(chunks, 'quiz_book'), [], 'a Part 1 question needs no later chapter');
+    // Offline: a Part 3 question says it could not be downloaded; the list stays.
+    await page.click('[data-testid="question-p3-q2"]');
+    const alert = page.locator('[data-testid="question-load-error"]');
+    await alert.waitFor();
+    assert.match(await alert.innerText(), /The question could not be downloaded/);
+    assert.equal(await alert.getAttribute('role'), 'alert');
+    assert.deepEqual(await seriousAxeViolations(page), []);
+    // A Part 1 question still opens at once.
+    await page.click('[data-testid="question-q2"]');
+    await page.waitForSelector('[data-testid="question"][data-question="q2"]');
+    // Back online: the Part 3 question, then "Try again", brings it.
+    await page.click('[data-testid="question-p3-q2"]');
+    await alert.waitFor();
+    block = false;
+    await alert.locator('button').click();
+    await page.waitForSelector('[data-testid="question"][data-question="p3-q2"]');
+    // Another later chapter's question comes from the same chunk, at once.
+    await page.click('[data-testid="question-p12-q2-3"]');
+    await page.waitForSelector('[data-testid="question"][data-question="p12-q2-3"]');
+    assert.equal(await page.$('[data-testid="question-loading"]'), null);
+    assert.ok(of(chunks, 'quiz_book').length >= 1, 'the later chapters\' chunk was fetched');
+    assert.deepEqual(errors, [], 'no uncaught error or panic');
+  } finally {
+    await context.close();
+  }
+});
+
 test('opening the comparison downloads its chunk once; a failed download says so and "Try again" loads it', async () => {
   const { context, page, chunks, errors } = await freshPage();
   let block = true;
