@@ -113,3 +113,26 @@ test('Part 6: four pods over DCN, and the Scale page computes the app\'s answer'
     await context.close();
   }
 });
+
+test('a later chapter\'s question gets new numbers from its chunk, keeps them in the link, and goes back to the book\'s', async () => {
+  const { page, context, problems } = await openPage(browser, `${server.url}?v=1&view=quiz&q=p3-q2`);
+  try {
+    await page.waitForSelector('[data-testid="question"][data-question="p3-q2"][data-seed="0"]');
+    const book = await page.textContent('.setup');
+    await page.click('[data-testid="new-numbers"]');
+    await page.waitForFunction(() => document.querySelector('[data-testid="question"]')?.dataset.seed !== '0');
+    const seed = await page.getAttribute('[data-testid="question"]', 'data-seed');
+    const varied = await page.textContent('.setup');
+    assert.notEqual(varied, book, 'a variant shows other numbers');
+    assert.match(page.url(), new RegExp(`seed=${seed}`));
+    // The variant's worked solution shows for its own numbers.
+    await page.click('[data-testid="reveal-a"]');
+    await page.waitForSelector('[data-testid="solution-1"]');
+    await page.click('[data-testid="book-numbers"]');
+    await page.waitForSelector('[data-testid="question"][data-question="p3-q2"][data-seed="0"]');
+    assert.equal(await page.textContent('.setup'), book);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
