@@ -82,6 +82,8 @@ fn the_books_and_the_apps_answers_pass() {
     // Answers from the older v5e bandwidth, and the gate's and the up
     // projection's outputs both held, pass with a note saying so.
     pass_with_note(&[
+        // This slice does not wrap: its one-way links halve α's W.
+        ("p7-q4", "b", "3.74", "one-way links"),
         ("p7-q6", "a", "2.04 ms", "8.1e11"),
         ("p7-q4", "c", "292", "β ≈ 8"),
         ("p7-q4", "e", "19.5 ms", "8.1e11"),
@@ -134,7 +136,6 @@ fn each_known_mistake_gets_its_concept() {
         // Part 7, question 4: wraparound, directions, prefill for decode,
         // the heads' split, the cache left out.
         ("p7-q4", "a", "yes", "Only axes of 16"),
-        ("p7-q4", "b", "3.74", "one direction"),
         ("p7-q4", "c", "7.49", "prefill"),
         ("p7-q4", "d", "16", "heads take the first"),
         ("p7-q4", "e", "1.4 ms", "cache"),

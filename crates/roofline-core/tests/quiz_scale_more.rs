@@ -157,7 +157,7 @@ fn the_books_form_passes_with_a_note() {
         ("p3-q8", "d", "746us", "(n − 1)/n"),
         ("p3-q8", "e", "93.2us", "hops' latency"),
         ("p3-q5", "e", "497us", ""),
-        ("p6-q2", "g", "32.1", "as if compute-bound"),
+        ("p6-q2", "g", "32.1", "chips in each pod"),
     ]);
 }
 
@@ -201,7 +201,7 @@ fn each_known_mistake_gets_its_concept() {
         // 2 FLOPs per parameter for training.
         ("p6-q2", "b", "8.12e11", "6 in all"),
         ("p6-q2", "c", "1.22e25", "6 in all"),
-        ("p6-q2", "g", "10.7", "training is 6"),
+        ("p6-q2", "g", "11.7", "training is 6"),
         // The chapters' own: the axes a collective spans, the chips it
         // does not shrink with, the case of a sharded matmul, the
         // cheaper ReduceScatter, the ratio's direction, the gated MLP, the

@@ -158,6 +158,12 @@ fn intensity_part(
         sol,
     );
     if let Some((alt, hint)) = sparse_setup(&calc) {
+        // In fp16, twice the dense figure is also the fp8 one: name both.
+        let hint = if dtype == Fp16 {
+            "That is twice the dense fp16 figure: the spec sheet's sparse fp16 peak, or the fp8 peak; a dense fp16 matmul gets half of it.".to_string()
+        } else {
+            hint
+        };
         p = p.mistake_number(analysis(&alt)?.critical_intensity, hint);
     }
     if dtype == Fp8 {

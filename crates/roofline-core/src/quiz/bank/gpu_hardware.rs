@@ -158,13 +158,13 @@ pub(super) fn p12_q1_1(d: &mut Draw) -> Result<Question, CoreError> {
         "p12-q1-1",
         &source(1, 1),
         format!(
-            "A GPU's SM has 4 subpartitions, each with its own SIMD unit whose lanes NVIDIA calls CUDA cores. The {} has {} SMs of {} fp32 cores, the {} {} SMs of {}. A {tpu_name} has {} TensorCore{}, each with one VPU of (8, 128) lanes and {} ALUs a lane.",
+            "A GPU's SM has 4 subpartitions, each with its own SIMD unit whose fp32 lanes NVIDIA calls CUDA cores. The {} has {} SMs, the {} {}; each subpartition's unit is {} fp32 lanes wide on the first, {} on the second. A {tpu_name} has {} TensorCore{}, each with one VPU of (8, 128) lanes and {} ALUs a lane.",
             gpu_name,
             whole(g.sms),
-            whole(g.fp32_per_sm),
             chip_name(two),
             whole(gpu_of(two)?.sms),
-            whole(gpu_of(two)?.fp32_per_sm),
+            whole(g.fp32_per_sm / 4.0),
+            whole(gpu_of(two)?.fp32_per_sm / 4.0),
             whole(tcs),
             if tcs > 1.0 { "s" } else { "" },
             whole(alus)
@@ -382,7 +382,7 @@ pub(super) fn p12_q1_7(d: &mut Draw) -> Result<Question, CoreError> {
         .mistake_number(1.0 / 3.0, "That counts elements, not bytes: fp32 takes 4 bytes each.".to_string()),
         Part::number(
             "b",
-            format!("T_math for N = {}, at the vector units' boosted rate? (The app's number: the book gives the rate.)", whole(n)),
+            format!("T_math for N = {}, at the vector units' boosted rate? (The book gives only the rate; this number is the app's.)", whole(n)),
             Unit::Seconds,
             0.03,
             (t_math, Vec::new()),

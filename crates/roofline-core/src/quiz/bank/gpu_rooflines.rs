@@ -427,7 +427,7 @@ pub(super) fn p12_q5_3(d: &mut Draw) -> Result<Question, CoreError> {
                 rough,
                 Era::new(
                     format!("the book's round {}", count(rough)),
-                    format!("C / W_node ÷ {} is {}", count(k), sig(thr, 4)),
+                    format!("the exact C / W_node ÷ {}", count(k)),
                 ),
             ));
         }

@@ -87,26 +87,20 @@ pub(super) fn p6_q2(d: &mut Draw) -> Result<Question, CoreError> {
     let attn = l * (2.0 * dm * n * h + 2.0 * dm * k * h);
     let full = 4.0 * l * dm * n * h;
     let all = total / (pods * 8960.0 * C * mfu) / 86_400.0;
+    // The step is the larger of the math at the MFU on the plan's chips
+    // and the comms; at peak FLOPs a layer may be comms-bound (f) while
+    // the slower math at the MFU still sets the step.
+    let plan_chips = px * py * pods;
+    let step_math = 6.0 * params * batch / (plan_chips * C * mfu);
+    let math_sets_step = step <= step_math * 1.001;
     let all_chips = Era::new(
+        format!("all {} chips of the pods", count(pods * 8960.0)),
         format!(
-            "all {} chips of the pods{}",
-            count(pods * 8960.0),
-            if bound == 0 {
-                ""
-            } else {
-                ", as if compute-bound"
-            }
-        ),
-        format!(
-            "the app's plan uses the split's power-of-two chips in each pod{}",
-            if bound == 0 {
-                ""
-            } else {
-                ", and its comms set the step"
-            }
+            "the app's plan uses the split's {} chips in each pod",
+            count(px * py)
         ),
     );
-    let day_eras = if apart(days, all, 0.05)? {
+    let day_eras = if math_sets_step && apart(days, all, 0.05)? {
         vec![(all, all_chips)]
     } else {
         Vec::new()
@@ -177,7 +171,12 @@ pub(super) fn p6_q2(d: &mut Draw) -> Result<Question, CoreError> {
         .mistake_number(alpha / 3.0, "That is pure FSDP's threshold, α / M_X; mixing in TP lowers it to α² / (M_X·M_Y·F).".to_string()),
         Part::choice(
             "f",
-            format!("The plan gives each chip {} tokens. Is the whole step compute-bound or comms-bound?", count(per_chip)),
+            format!(
+                "The plan splits each pod FSDP {} × TP {} and gives each chip {} tokens. At peak FLOPs, is a layer compute-bound or comms-bound?",
+                count(px),
+                count(py),
+                count(per_chip)
+            ),
             bound_options(),
             bound,
             "Both conditions must hold: DCN across pods (d) and the ICI inside each (e).".to_string(),
@@ -216,17 +215,25 @@ pub(super) fn p6_q2(d: &mut Draw) -> Result<Question, CoreError> {
             Unit::None,
             0.05,
             (days, day_eras),
-            "If compute-bound, days = 6·P·tokens ÷ (chips · C · MFU); if not, the comms set the step.".to_string(),
+            "A step takes the longer of its math at the MFU, 6·P·batch ÷ (chips · C · MFU), and its comms; days = steps × step.".to_string(),
             vec![
-                format!("The Scale page's plan: {} pods, FSDP + TP inside each, data parallelism over DCN between them.", count(pods)),
-                if bound == 0 {
-                    format!("{} FLOPs over its chips at {}%: {} days (the app's answer; the book gives none).", sci(total), sig(mfu * 100.0, 2), sig(days, 3))
+                format!("The Scale page's plan: {} pods, FSDP + TP inside each ({} chips a pod), data parallelism over DCN between them.", count(pods), count(px * py)),
+                if math_sets_step {
+                    format!(
+                        "At {}% MFU the math takes {} a step, longer than the comms{}: {} FLOPs over {} chips gives {} days (the app's answer; the book gives none).",
+                        sig(mfu * 100.0, 2),
+                        crate::format::seconds(step_math),
+                        if bound == 0 { "" } else { " (which bind only at peak FLOPs, part (f))" },
+                        sci(total),
+                        count(plan_chips),
+                        sig(days, 3)
+                    )
                 } else {
-                    format!("Its step is set by the comms inside each pod, {} a step, × {} steps: {} days (the app's answer; the book gives none).", crate::format::seconds(step), count(s.budget / batch), sig(days, 3))
+                    format!("The comms take {} a step, longer than the math at {}% MFU ({}), × {} steps: {} days (the app's answer; the book gives none).", crate::format::seconds(step), sig(mfu * 100.0, 2), crate::format::seconds(step_math), count(s.budget / batch), sig(days, 3))
                 },
             ],
         )
-        .mistake_number(if bound == 0 { days } else { all } / 3.0, "That counts 2 FLOPs per parameter per token; training is 6.".to_string())
+        .mistake_number(days / 3.0, "That counts 2 FLOPs per parameter per token; training is 6.".to_string())
         .mistake_number(days * pods, "That is one pod's time; the pods share the batch.".to_string()),
     ];
     let q = question(

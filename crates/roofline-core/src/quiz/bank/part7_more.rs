@@ -67,6 +67,17 @@ pub(super) fn p7_q4(d: &mut Draw) -> Result<Question, CoreError> {
             ),
         ));
     }
+    // This slice does not wrap (part (a)), so a ring sends one way round;
+    // the chapter's α ≈ 2200 and β take both. Both pass, with a note.
+    let one_way = || {
+        Era::new(
+            "this slice's one-way links (it has no wraparound, part (a))".to_string(),
+            "the chapter's α ≈ 2200 and β take a ring both ways, as a wrapped axis has".to_string(),
+        )
+    };
+    y_decode
+        .eras
+        .push((m.d_ff / (b * bw / ax.one_way), one_way()));
     let heads = m.kv_heads.min(n);
     let batch_ways = n / heads;
     let step = with_eras(&calc, &|c| {
@@ -100,17 +111,16 @@ pub(super) fn p7_q4(d: &mut Draw) -> Result<Question, CoreError> {
         .mistake_choice(usize::from(wraps), "Only axes of 16 chips wrap on v5e (the full pod's); a smaller slice has no wraparound links.".to_string()),
         Part::number(
             "b",
-            "In prefill (compute-bound), tensor parallelism over one axis stays compute-bound up to about Y = F / α, α = C / W_ici (bf16 peak over a chip's two-way ICI bandwidth). What is that Y?".to_string(),
+            "In prefill (compute-bound), tensor parallelism over one axis stays compute-bound up to about Y = F / α, α = C / W_ici (bf16 peak over a chip's ICI bandwidth, both ways as the chapter's α ≈ 2200 takes it). What is that Y?".to_string(),
             Unit::None,
             0.03,
-            (y_prefill, Vec::new()),
+            (y_prefill, vec![(m.d_ff / (peak / ax.one_way), one_way())]),
             "The MLP's FLOPs shrink with Y; the AllReduce of the activations does not.".to_string(),
             vec![
                 format!("α = {} ÷ {} = {}, the chapter's ~2200.", rate_text(peak, Bf16), bw_text(ici), sig(alpha, 4)),
                 format!("Y ≈ {} ÷ {} = {}: about {}-way model parallelism, then sequence parallelism. int8 math and activations double C and halve the bytes: the same bound.", whole(m.d_ff), sig(alpha, 4), sig(y_prefill, 3), whole(y_prefill.floor())),
             ],
-        )
-        .mistake_number(m.d_ff / (peak / ax.one_way), "That uses one direction's ICI bandwidth; the chapter's α takes both.".to_string()),
+        ),
         Part::number(
             "c",
             format!("In decode, with the batch of part (e) ({} sequences), ICI binds past Y = F / (B·β), β = W_hbm / W_ici. What is that Y?", whole(b)),
