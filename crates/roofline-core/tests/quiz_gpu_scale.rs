@@ -7,13 +7,11 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod quiz_common;
-use quiz_common::{all_pass, mistakes_named, near, pass_with_note, value};
+use quiz_common::{all_pass, mistakes_named, near, page_text, pass_with_note, scale_page, value};
 
 use roofline_core::analyze;
-use roofline_core::pages::View;
 use roofline_core::quiz::{by_chapter, check, question, OUTLINE};
-use roofline_core::scale::{evaluate_scale, read_query};
-use roofline_core::url::{decode_with, encode};
+use roofline_core::url::encode;
 use roofline_core::LevelKind;
 
 const MINE: &[&str] = &[
@@ -234,21 +232,8 @@ fn every_variant_builds() {
 /// The Scale page's `testid` for part `part` of `id` at `seed`, as a
 /// number, after the link's round trip.
 fn page(id: &str, seed: u64, part: usize, testid: &str) -> f64 {
-    let q = question(id, seed).unwrap();
-    let s = q.opening(part);
-    assert_eq!(s.view, View::Scale, "{id}");
-    let d = decode_with(&encode(&s), OUTLINE);
-    assert!(d.notices.is_empty(), "{id}/{seed}: {:?}", d.notices);
-    let st = d.state;
-    let chip = st.calc.chip().unwrap();
-    let (ms, _) = roofline_core::model::read_query(&st.model);
-    let model = roofline_core::model::preset(&ms.model)
-        .map_or_else(|| ms.custom.clone(), |p| p.config.clone());
-    let (scale, notices) = read_query(&st.scale);
-    assert!(notices.is_empty(), "{id}: {notices:?}");
-    let v = evaluate_scale(&scale, &chip, &st.calc.op, &st.calc.sizes, &model);
-    v.value(testid)
-        .unwrap_or_else(|| panic!("{id}/{seed}: no {testid} ({:?})", v.errors))
+    let (_, v) = scale_page(id, seed, part);
+    page_text(&v, &format!("{id}/{seed}"), testid)
         .parse()
         .unwrap()
 }

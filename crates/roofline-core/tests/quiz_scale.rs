@@ -6,11 +6,10 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod quiz_common;
-use quiz_common::{all_pass, mistakes_named, pass_with_note};
+use quiz_common::{all_pass, mistakes_named, page_text, pass_with_note, scale_page};
 
 use roofline_core::pages::View;
 use roofline_core::quiz::{by_chapter, check, question, OUTLINE};
-use roofline_core::scale::{evaluate_scale, read_query};
 use roofline_core::url::{decode_with, encode};
 
 fn mine() -> Vec<&'static str> {
@@ -179,31 +178,16 @@ fn every_variant_builds() {
 
 /// The part's answer as the page shows it: the `data-value` of `testid`.
 fn page_value(id: &str, seed: u64, part: usize, testid: &str) -> (String, String) {
-    let q = question(id, seed).unwrap();
-    let s = q.opening(part);
-    let link = encode(&s);
-    let d = decode_with(&link, OUTLINE);
-    assert!(d.notices.is_empty(), "{id}/{seed}: {link} {:?}", d.notices);
-    assert_eq!(d.state.view, View::Scale, "{id}");
-    assert_eq!(d.state.scale, s.scale, "{id}/{seed}: {link}");
-    let st = d.state;
-    let chip = st.calc.chip().unwrap();
-    let (ms, _) = roofline_core::model::read_query(&st.model);
-    let model = roofline_core::model::preset(&ms.model)
-        .map_or_else(|| ms.custom.clone(), |p| p.config.clone());
-    let (scale, notices) = read_query(&st.scale);
-    assert!(notices.is_empty(), "{id}: {notices:?}");
-    let v = evaluate_scale(&scale, &chip, &st.calc.op, &st.calc.sizes, &model);
+    let (q, v) = scale_page(id, seed, part);
     assert!(
         v.errors.is_empty() || testid.starts_with("scale-coll") || testid.starts_with("train"),
         "{id}: {:?}",
         v.errors
     );
-    let value = v
-        .value(testid)
-        .unwrap_or_else(|| panic!("{id}/{seed}: no {testid} ({:?})", v.errors))
-        .to_string();
-    (value, q.parts[part].id.clone())
+    (
+        page_text(&v, &format!("{id}/{seed}"), testid),
+        q.parts[part].id.clone(),
+    )
 }
 
 /// Each question opens the Scale page with its numbers, and the page's

@@ -3,7 +3,10 @@
 //! readers' mistakes.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use roofline_core::quiz::{check, question, Expected, Question, Verdict};
+use roofline_core::pages::View;
+use roofline_core::quiz::{check, question, Expected, Question, Verdict, OUTLINE};
+use roofline_core::scale::{evaluate_scale, read_query, ScaleView};
+use roofline_core::url::{decode_with, encode};
 
 /// The verdict on `answer` for part `part` of question `id` (the book's
 /// numbers).
@@ -65,4 +68,33 @@ pub fn near(got: f64, want: f64, rel: f64, what: &str) {
         (got - want).abs() <= rel * want.abs(),
         "{what}: {got} against {want}"
     );
+}
+
+/// Question `id` at `seed`, and the Scale page that part `part` opens, as
+/// a learner gets it: through the link's round trip (no notice, the page's
+/// keys unchanged), with the link's model and chip.
+pub fn scale_page(id: &str, seed: u64, part: usize) -> (Question, ScaleView) {
+    let q = question(id, seed).unwrap();
+    let s = q.opening(part);
+    let link = encode(&s);
+    let d = decode_with(&link, OUTLINE);
+    assert!(d.notices.is_empty(), "{id}/{seed}: {link} {:?}", d.notices);
+    assert_eq!(d.state.view, View::Scale, "{id}");
+    assert_eq!(d.state.scale, s.scale, "{id}/{seed}: {link}");
+    let st = d.state;
+    let chip = st.calc.chip().unwrap();
+    let (ms, _) = roofline_core::model::read_query(&st.model);
+    let model = roofline_core::model::preset(&ms.model)
+        .map_or_else(|| ms.custom.clone(), |p| p.config.clone());
+    let (scale, notices) = read_query(&st.scale);
+    assert!(notices.is_empty(), "{id}: {notices:?}");
+    let v = evaluate_scale(&scale, &chip, &st.calc.op, &st.calc.sizes, &model);
+    (q, v)
+}
+
+/// The Scale page's `data-value` of `testid` in `v`, for question `id`.
+pub fn page_text(v: &ScaleView, id: &str, testid: &str) -> String {
+    v.value(testid)
+        .unwrap_or_else(|| panic!("{id}: no {testid} ({:?})", v.errors))
+        .to_string()
 }
