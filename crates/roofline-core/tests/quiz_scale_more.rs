@@ -298,7 +298,7 @@ fn the_scale_page_computes_the_same_answers() {
         ("p3-q8", 3, "scale-coll-time"),
         ("p3-q8", 4, "scale-coll-time"),
         ("p6-q2", 0, "train-params"),
-        ("p6-q2", 4, "train-threshold"),
+        ("p6-q2", 4, "train-threshold-opt"),
         ("p6-q2", 6, "train-days"),
     ];
     for seed in [0, 3, 17, 40] {

@@ -114,13 +114,13 @@ fn question_3_on_a_v5p_slice() {
         t.degrees
     );
     close(
-        num(&mixed, "train-threshold"),
+        num(&mixed, "train-threshold-opt"),
         2550.0 * 2550.0 / (2.0 * 13824.0),
         1e-12,
         "α²/(2F)",
     );
     close(
-        num(&mixed, "train-threshold"),
+        num(&mixed, "train-threshold-opt"),
         235.0,
         0.001,
         "the book's 235",

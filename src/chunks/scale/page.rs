@@ -302,11 +302,12 @@ pub fn scale_page(w: Wiring) -> impl IntoView {
                     <table class="results"><tbody>
                         {row(sview, "Parameters", "train-params", |v| v.train.as_ref().map(|t| t.params.clone()).unwrap_or_default())}
                         {row(sview, "Per layer: T_math / T_comms", "", |v| v.train.as_ref().map(|t| format!("{} / {}", t.layer_math, t.layer_comms)).unwrap_or_default())}
-                        {row(sview, "Per step: compute / comms", "", |v| v.train.as_ref().map(|t| format!("{} / {}", t.step_compute, t.step_comms)).unwrap_or_default())}
-                        {row(sview, "Bound", "train-bound", |v| v.train.as_ref().map(|t| t.bound.to_string()).unwrap_or_default())}
+                        {row(sview, "Per step: compute / comms", "train-per-step", |v| v.train.as_ref().map(|t| t.per_step.clone()).unwrap_or_default())}
+                        {row(sview, "Bound", "train-bound", |v| v.train.as_ref().map(|t| t.bound_words.clone()).unwrap_or_default())}
                         {row(sview, "Tokens per chip", "train-tokens-per-chip", |v| v.train.as_ref().map(|t| t.tokens_per_chip.clone()).unwrap_or_default())}
-                        {row(sview, "Compute-bound above (tokens per chip)", "train-threshold", |v| v.train.as_ref().map(|t| t.threshold.clone()).unwrap_or_default())}
+                        {row(sview, "This split is compute-bound above (tokens per chip)", "train-threshold", |v| v.train.as_ref().map(|t| t.threshold.clone()).unwrap_or_default())}
                         {row(sview, "X_opt (mixed FSDP + TP)", "train-x-opt", |v| v.train.as_ref().map(|t| t.x_opt.clone()).unwrap_or_default())}
+                        {row(sview, "At X_opt, compute-bound above (tokens per chip)", "train-threshold-opt", |v| v.train.as_ref().map(|t| t.threshold_opt.clone()).unwrap_or_default())}
                         {row(sview, "Memory per chip", "train-memory", |v| v.train.as_ref().map(|t| t.memory_total.clone()).unwrap_or_default())}
                         {row(sview, "Fits in HBM", "train-fits", |v| v.train.as_ref().map(|t| t.fits.to_string()).unwrap_or_default())}
                         {row(sview, "Fewest chips by memory", "train-min-chips", |v| v.train.as_ref().map(|t| t.min_chips.clone()).unwrap_or_default())}

@@ -46,7 +46,9 @@ pub use plan::{
 pub use sharded::{array_collective, ArrayCollective};
 pub use state::{ScaleState, DEFAULT_ARRAY};
 pub use topology::{topology, Topology, WrapRule};
-pub use train::{conditions, layer, threshold, Conditions, LayerInput, LayerTimes, Strategy};
+pub use train::{
+    conditions, layer, split_threshold, threshold, Conditions, LayerInput, LayerTimes, Strategy,
+};
 pub use view::{evaluate_scale, links_of, AxisRow, CollView, MatmulView, ScaleView};
 pub use view_train::{train_view, SplitRow, TrainView};
 pub use words::{why, WHY};

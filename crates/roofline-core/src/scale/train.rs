@@ -270,6 +270,34 @@ pub fn conditions(i: &LayerInput) -> Conditions {
     }
 }
 
+/// The tokens a chip above which split `i` of strategy `s` is compute-bound
+/// by the chapter's per-layer test (T_math ≥ T_comms, at peak FLOP/s), over
+/// `chips` chips: the comms that do not grow with the batch (FSDP's and
+/// DP's gathers, DCN) over the math a token. `Some(0.0)` when nothing such
+/// is sent; `None` when a part that grows with the batch (TP's) outgrows
+/// the math: TP beyond its limit is comms-bound at any batch. Unlike
+/// [`threshold`], which is the strategy's condition as the chapter writes
+/// it (for FSDP + TP, at the best split X_opt), this is the split's own,
+/// so it agrees with [`LayerTimes::comms_bound`] at every batch.
+pub fn split_threshold(s: Strategy, i: &LayerInput, chips: f64) -> Option<f64> {
+    // Every part of a layer's times is linear in the batch: one token's.
+    let one = layer(s, &LayerInput { batch: 1.0, ..*i });
+    let grows = one.t_tp;
+    let fixed = match s {
+        Strategy::Dp | Strategy::Pp => one.t_ici,
+        _ => one.t_fsdp,
+    }
+    .max(one.t_dcn);
+    if grows > one.t_math {
+        return None;
+    }
+    if fixed <= 0.0 {
+        return Some(0.0);
+    }
+    let tokens = fixed / one.t_math / chips.max(1.0);
+    tokens.is_finite().then_some(tokens)
+}
+
 /// The threshold on tokens per chip that `s` must exceed to be
 /// compute-bound (the TP limit is on Y, not on the batch: for TP this is
 /// `None`).

@@ -12,7 +12,7 @@ use super::memory::{memory, min_chips, run_time, MemoryInput};
 use super::mesh::MeshLinks;
 use super::plan::{axes_spanned, choose, crossover, roofline, splits, RooflinePoint};
 use super::state::ScaleState;
-use super::train::{conditions, layer, threshold, LayerInput, Strategy};
+use super::train::{conditions, layer, split_threshold, LayerInput, Strategy};
 use super::train_words::{conditions_words, notes, Facts};
 use super::view::raw;
 
@@ -46,15 +46,23 @@ pub struct TrainView {
     pub step_compute: String,
     /// Per step: comms.
     pub step_comms: String,
-    /// `compute` or `comms`.
+    /// The per-step row in words: both times, at which MFU, and which of
+    /// them sets the step (the step time is the larger).
+    pub per_step: String,
+    /// `compute` or `comms`: the chapter's test, per layer at peak FLOP/s.
     pub bound: &'static str,
+    /// The bound in words, with the comparison it rests on.
+    pub bound_words: String,
     /// Tokens of the batch per chip.
     pub tokens_per_chip: String,
-    /// The strategy's per-chip batch above which it is compute-bound, or
-    /// a dash where it has none.
+    /// The per-chip batch above which this split is compute-bound by the
+    /// same test as [`TrainView::bound`], or why there is none.
     pub threshold: String,
     /// The chapter's X_opt for mixed FSDP + TP on these chips.
     pub x_opt: String,
+    /// The chapter's per-chip threshold for FSDP + TP at X_opt,
+    /// α² / (M_X·M_Y·F) with this split's M_X and M_Y.
+    pub threshold_opt: String,
     /// The chapter's conditions with the numbers, a sentence each.
     pub conditions: Vec<String>,
     /// Memory per chip, by kind: (label, bytes).
@@ -235,15 +243,26 @@ pub fn train_view(
         "no"
     };
     let min = min_chips(&mem, hbm);
-    let thr = threshold(strat, &k);
+    let thr = split_threshold(strat, &i, chips_used);
     values.push(("train-params", raw(params)));
     values.push(("train-flops", raw(rt.flops)));
     values.push(("train-days", raw(rt.days)));
     values.push(("train-step-time", raw(rt.step)));
+    // Which sets the step at the MFU: the larger of the two.
+    values.push((
+        "train-per-step",
+        if rt.step_compute >= rt.step_comms {
+            "compute"
+        } else {
+            "comms"
+        }
+        .to_string(),
+    ));
     values.push(("train-tokens-per-chip", raw(b / chips_used)));
     values.push(("train-threshold", thr.map_or_else(String::new, raw)));
     values.push(("train-bound", bound.to_string()));
     values.push(("train-x-opt", raw(k.x_opt)));
+    values.push(("train-threshold-opt", raw(k.mixed_threshold)));
     values.push(("train-memory", raw(per_chip)));
     values.push(("train-fits", fits.to_string()));
     values.push(("train-min-chips", raw(min)));
@@ -273,7 +292,21 @@ pub fn train_view(
         v5p: chip.id == "v5p",
     };
     let conds = conditions_words(&facts);
-    let notes = notes(&facts);
+    let mut notes = notes(&facts);
+    // The bound is the chapter's test at peak FLOP/s; the step runs at the
+    // MFU. Say so where the two rows beside each other point different ways.
+    if per_layer.comms_bound() && rt.step_compute >= rt.step_comms {
+        notes.push(format!(
+            "At peak FLOP/s a layer's comms outlast its math, so the chapter calls it comms-bound; at {} MFU the math takes longer than the comms, which hide behind it, so the compute sets the step.",
+            format::percent(s.mfu)
+        ));
+    } else if !per_layer.comms_bound() && rt.step_comms > rt.step_compute {
+        notes.push(format!(
+            "A layer's math outlasts its comms at peak FLOP/s, but the step's comms ({}) take longer than its compute at {} MFU: they set the step.",
+            format::seconds(rt.step_comms),
+            format::percent(s.mfu)
+        ));
+    }
     let split = LayerInput {
         x: if strat == Strategy::Pods || strat == Strategy::Mixed {
             x
@@ -326,8 +359,17 @@ pub fn train_view(
     ));
     Ok(TrainView {
         tokens_per_chip: count(b / chips_used),
-        threshold: thr.map_or(format::MISSING.to_string(), count),
+        threshold: match thr {
+            Some(v) if v > 0.0 => count(v),
+            Some(_) => "0: compute-bound at any batch".to_string(),
+            None => format!(
+                "none: TP's Y = {} is past its limit M_Y·F / α = {}",
+                count(y),
+                format::sig(k.tp_limit, 3)
+            ),
+        },
         x_opt: count(k.x_opt),
+        threshold_opt: count(k.mixed_threshold),
         strategy: strat.name(),
         degrees: format!(
             "X = {} (M_X = {} axes), Y = {} (M_Y = {}){}",
@@ -352,7 +394,23 @@ pub fn train_view(
         ),
         step_compute: format::seconds(rt.step_compute),
         step_comms: format::seconds(rt.step_comms),
+        per_step: format!(
+            "{} / {} at {} MFU: the {} the step",
+            format::seconds(rt.step_compute),
+            format::seconds(rt.step_comms),
+            format::percent(s.mfu),
+            if rt.step_compute >= rt.step_comms {
+                "compute sets"
+            } else {
+                "comms set"
+            }
+        ),
         bound,
+        bound_words: if per_layer.comms_bound() {
+            "comms: per layer at peak FLOP/s, T_comms > T_math".to_string()
+        } else {
+            "compute: per layer at peak FLOP/s, T_math ≥ T_comms".to_string()
+        },
         conditions: conds,
         memory: mem_rows,
         memory_total: format!(

@@ -184,7 +184,7 @@ pub(super) fn p5_q3(d: &mut Draw) -> Result<Question, CoreError> {
     let thr = val(&fsdp, "train-threshold")?;
     let per_chip = val(&fsdp, "train-tokens-per-chip")?;
     let fsdp_bound = usize::from(word(&fsdp, "train-bound")? != "compute");
-    let mixed_thr = val(&mixed, "train-threshold")?;
+    let mixed_thr = val(&mixed, "train-threshold-opt")?;
     let x_opt = val(&mixed, "train-x-opt")?;
     let step = val(&mixed, "train-step-time")?;
     let f = m.d_ff;

@@ -42,7 +42,7 @@ pub(super) fn p6_q2(d: &mut Draw) -> Result<Question, CoreError> {
     let params = val(&s, &m, "train-params")?;
     let total = val(&s, &m, "train-flops")?;
     let per_token = total / s.budget;
-    let thr = val(&s, &m, "train-threshold")?;
+    let thr = val(&s, &m, "train-threshold-opt")?;
     let per_chip = val(&s, &m, "train-tokens-per-chip")?;
     let bound = pick_of(&s, &m, "train-bound", "compute")?;
     let days = val(&s, &m, "train-days")?;

@@ -116,7 +116,7 @@ pub(super) fn p6_pop9(d: &mut Draw) -> Result<Question, CoreError> {
         return Err(invalid("FSDP alone is enough"));
     }
     let s = train_state(POD_MESH, batch, 4096.0, Strategy::Mixed);
-    let thr = val(&s, &p.m, "train-threshold")?;
+    let thr = val(&s, &p.m, "train-threshold-opt")?;
     let page_x = val(&s, &p.m, "train-x-opt")?;
     let k = conditions(&LayerInput {
         mx: 2.0,

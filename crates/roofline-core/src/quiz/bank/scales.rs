@@ -9,8 +9,8 @@ use crate::quiz::answer::ChoiceOption;
 use crate::quiz::{CalcSetup, Expected, Mistake, Part, Question, ScaleSetup};
 use crate::scale::{
     axes_size, axes_spanned, choose, collective, conditions, layer, memory, mesh_links, run_time,
-    threshold, AxisLink, CollCost, CollOp, LayerInput, MemoryInput, Mesh, MeshLinks, ScaleState,
-    ShardedArray, Strategy,
+    split_threshold, AxisLink, CollCost, CollOp, LayerInput, MemoryInput, Mesh, MeshLinks,
+    ScaleState, ShardedArray, Strategy,
 };
 use crate::{CoreError, DType, LevelKind};
 
@@ -109,8 +109,10 @@ pub(super) struct Train {
     pub params: f64,
     /// Tokens a chip.
     pub per_chip: f64,
-    /// The strategy's threshold on tokens a chip.
+    /// The split's threshold on tokens a chip (NaN where it has none).
     pub threshold: f64,
+    /// The chapter's FSDP + TP threshold at X_opt.
+    pub threshold_opt: f64,
     /// Whether the comms bind.
     pub comms_bound: bool,
     /// X_opt.
@@ -202,7 +204,8 @@ pub(super) fn train(s: &ScaleState, chip: &str, model: &ModelConfig) -> Result<T
     Ok(Train {
         params,
         per_chip: s.tokens / chips,
-        threshold: threshold(strat, &k).unwrap_or(0.0),
+        threshold: split_threshold(strat, &i, chips).unwrap_or(f64::NAN),
+        threshold_opt: k.mixed_threshold,
         comms_bound: t.comms_bound(),
         x_opt: k.x_opt,
         step: rt.step,
@@ -226,6 +229,7 @@ pub(super) fn page_value(
         "train-flops" => 6.0 * t.params * s.budget,
         "train-tokens-per-chip" => t.per_chip,
         "train-threshold" => t.threshold,
+        "train-threshold-opt" => t.threshold_opt,
         "train-x-opt" => t.x_opt,
         "train-step-time" => t.step,
         "train-days" => t.days,
