@@ -361,3 +361,40 @@ fn every_surprise_has_its_why() {
     }
     assert_eq!(roofline_core::scale::why("nope"), None);
 }
+
+/// A mixture of experts trains on the FLOPs of the experts a token uses:
+/// Mixtral-8x7B's training FLOPs are 6 · P_active · tokens (2 of 8
+/// experts), its parameters and memory all of them, and the step time
+/// follows the active FLOPs.
+#[test]
+fn a_mixture_of_experts_counts_its_active_parameters() {
+    let calc = CalcState::default();
+    let m = &model("mixtral-8x7b").unwrap().config;
+    assert!(m.is_moe() && m.active_params() < 0.5 * m.params());
+    let s = ScaleState {
+        strat: Strategy::Fsdp,
+        ..ScaleState::default()
+    };
+    let v = evaluate_scale(&s, &preset("v5p").unwrap(), &calc.op, &calc.sizes, m);
+    let num = |t: &str| v.value(t).unwrap().parse::<f64>().unwrap();
+    assert_eq!(num("train-params"), m.params());
+    close(
+        num("train-flops"),
+        6.0 * m.active_params() * s.budget,
+        1e-12,
+        "6·P_active·tokens",
+    );
+    let t = v.train.as_ref().unwrap();
+    assert!(
+        t.params.contains("active") && t.params.contains("2 of 8 experts"),
+        "{}",
+        t.params
+    );
+    assert!(t
+        .notes
+        .iter()
+        .any(|n| n.starts_with("A mixture of experts")));
+    // Memory holds every expert: at least 2 bytes a parameter of all P over
+    // the 64 chips.
+    assert!(num("train-memory") >= 2.0 * m.params() / 64.0);
+}

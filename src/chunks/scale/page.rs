@@ -311,7 +311,7 @@ pub fn scale_page(w: Wiring) -> impl IntoView {
                         {row(sview, "Memory per chip", "train-memory", |v| v.train.as_ref().map(|t| t.memory_total.clone()).unwrap_or_default())}
                         {row(sview, "Fits in HBM", "train-fits", |v| v.train.as_ref().map(|t| t.fits.to_string()).unwrap_or_default())}
                         {row(sview, "Fewest chips by memory", "train-min-chips", |v| v.train.as_ref().map(|t| t.min_chips.clone()).unwrap_or_default())}
-                        {row(sview, "Training FLOPs (6 · P · tokens)", "train-flops", |v| v.train.as_ref().map(|t| t.flops.clone()).unwrap_or_default())}
+                        {row(sview, "Training FLOPs (6 · active P · tokens)", "train-flops", |v| v.train.as_ref().map(|t| t.flops.clone()).unwrap_or_default())}
                         {row(sview, "Step time", "train-step-time", |v| v.train.as_ref().map(|t| t.step_time.clone()).unwrap_or_default())}
                         {row(sview, "Training time", "train-days", |v| v.train.as_ref().map(|t| t.days.clone()).unwrap_or_default())}
                     </tbody></table>

@@ -206,6 +206,9 @@ pub fn train_view(
         "compute"
     };
     let params = model.params();
+    // A token's FLOPs touch k of a mixture's E experts: 6 · P_active a
+    // token (all of P for a dense model); memory holds every expert.
+    let active = model.active_params();
     let chips_used = if strat == Strategy::Pp {
         n * pods
     } else {
@@ -223,7 +226,7 @@ pub fn train_view(
     } else {
         per_layer.t_comms() * per_layer.passes * model.layers
     };
-    let rt = run_time(params, b, s.budget, chips_used, c, s.mfu, step_comms);
+    let rt = run_time(active, b, s.budget, chips_used, c, s.mfu, step_comms);
     let mem = memory(&MemoryInput {
         params,
         layers: model.layers,
@@ -293,6 +296,13 @@ pub fn train_view(
     };
     let conds = conditions_words(&facts);
     let mut notes = notes(&facts);
+    if model.is_moe() {
+        notes.push(format!(
+            "A mixture of experts: the per-layer test takes a layer as one expert's MLP (D, F), the chapter's dense layer; the FLOPs count the {} experts a token uses (6 · P_active · tokens), the memory all {}. Sharding the experts themselves is Part 7's expert parallelism.",
+            count(model.active),
+            count(model.experts)
+        ));
+    }
     // The bound is the chapter's test at peak FLOP/s; the step runs at the
     // MFU. Say so where the two rows beside each other point different ways.
     if per_layer.comms_bound() && rt.step_compute >= rt.step_comms {
@@ -383,7 +393,19 @@ pub fn train_view(
                 ""
             }
         ),
-        params: format!("{} ({})", count(params), crate::model::params_text(params)),
+        params: if model.is_moe() {
+            format!(
+                "{} ({}); {} active ({}: {} of {} experts a token), which the FLOPs use",
+                count(params),
+                crate::model::params_text(params),
+                count(active),
+                crate::model::params_text(active),
+                count(model.active),
+                count(model.experts)
+            )
+        } else {
+            format!("{} ({})", count(params), crate::model::params_text(params))
+        },
         layer_math: format::seconds(per_layer.t_math),
         layer_comms: format!(
             "{} (FSDP {}, TP {}, DCN {})",

@@ -187,7 +187,15 @@ pub(super) fn train(s: &ScaleState, chip: &str, model: &ModelConfig) -> Result<T
     let params = model.params();
     let chips = x * y * pods;
     let step_comms = t.t_comms() * t.passes * model.layers;
-    let rt = run_time(params, s.tokens, s.budget, chips, peak, s.mfu, step_comms);
+    let rt = run_time(
+        model.active_params(),
+        s.tokens,
+        s.budget,
+        chips,
+        peak,
+        s.mfu,
+        step_comms,
+    );
     let mem = memory(&MemoryInput {
         params,
         layers: model.layers,
@@ -226,7 +234,7 @@ pub(super) fn page_value(
     let t = train(s, chip, model)?;
     let v = match testid {
         "train-params" => t.params,
-        "train-flops" => 6.0 * t.params * s.budget,
+        "train-flops" => 6.0 * model.active_params() * s.budget,
         "train-tokens-per-chip" => t.per_chip,
         "train-threshold" => t.threshold,
         "train-threshold-opt" => t.threshold_opt,
