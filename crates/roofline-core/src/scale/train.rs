@@ -187,15 +187,21 @@ pub fn layer(s: Strategy, i: &LayerInput) -> LayerTimes {
             t_fsdp: fsdp,
             t_tp: tp,
             bytes: fsdp * w * mx + tp * w * my,
-            passes: 3.0,
+            // A step's comms over the forward's: FSDP's backward gathers the
+            // weights again and scatters the gradients (3 in all); TP's
+            // backward moves the activations' gradients as the forward
+            // moved the activations (2: the chapter's table, 4BD + 4BD).
+            passes: if s == Strategy::Tp { 2.0 } else { 3.0 },
             ..zero
         },
         Strategy::Pp => {
-            // X stages of L/X layers each, the N/X chips of a stage in
-            // ZeRO-1 data parallelism: per layer, as DP over N/X chips.
+            // X stages of L/X layers each, the Y = N/X chips of a stage in
+            // ZeRO-1 data parallelism: a layer lives on one stage, whose Y
+            // chips run the whole batch through it; per layer, as DP over
+            // Y chips (not over all N: the other stages hold other layers).
             let dp = (i.x * i.y / x.max(1.0)).max(1.0);
             LayerTimes {
-                t_math: 8.0 * b * d * f / (x.max(1.0) * dp * c),
+                t_math: 8.0 * b * d * f / (dp * c),
                 t_ici: if dp > 1.0 {
                     8.0 * d * f / (w * mx)
                 } else {

@@ -46,15 +46,31 @@ pub(crate) fn conditions_words(f: &Facts) -> Vec<String> {
             f.axis_kind,
             if f.wraps { "both directions, as it wraps" } else { "one direction" }
         ),
+        if f.strat == Strategy::Pp {
+            // Pipelining's Y is each stage's data-parallel degree, its X
+            // the stages: a stage's Y chips run the whole batch.
+            format!(
+                "DP and FSDP: compute-bound when the batch over the data-parallel chips exceeds α / M = {} tokens a chip; here each stage's Y = {} chips (over M = {} axes) share all B: B/Y = {}.",
+                count(f.k.dp_threshold),
+                count(f.y),
+                count(f.mx),
+                count(f.b / f.y.max(1.0))
+            )
+        } else {
+            format!(
+                "DP and FSDP: compute-bound when B/X > α / M_X = {} tokens a chip; here B/X = {}.",
+                count(f.k.dp_threshold),
+                count(f.b / f.x.max(1.0) / f.pods)
+            )
+        },
         format!(
-            "DP and FSDP: compute-bound when B/X > α / M_X = {} tokens a chip; here B/X = {}.",
-            count(f.k.dp_threshold),
-            count(f.b / f.x.max(1.0) / f.pods)
-        ),
-        format!(
-            "TP: compute-bound when Y < M_Y·F / α = {} (whatever the batch); here Y = {}.",
+            "TP: compute-bound when Y < M_Y·F / α = {} (whatever the batch); {}.",
             count(f.k.tp_limit),
-            count(f.y)
+            if f.strat == Strategy::Pp {
+                "here no TP".to_string()
+            } else {
+                format!("here Y = {}", count(f.y))
+            }
         ),
         format!(
             "FSDP + TP: X_opt = √((B/F)·(M_X/M_Y)·N) = {}; compute-bound when B/N > α² / (M_X·M_Y·F) = {}; here B/N = {}.",
@@ -116,7 +132,7 @@ pub(crate) fn notes(f: &Facts) -> Vec<String> {
     if f.strat == Strategy::Pp {
         let mb = f.microbatches;
         notes.push(format!(
-            "Pipelining is qualitative in the chapter. With {} microbatches a step, a GPipe/1F1B bubble of (stages − 1)/(microbatches + stages − 1) = {} would idle the chips (a usual figure, not the book's). The page pairs pipelining with ZeRO-1, as the GPU chapter does: ZeRO-3 would gather the weights again for every microbatch.",
+            "Pipelining is qualitative in the chapter. With {} microbatches a step, a GPipe/1F1B bubble of (stages − 1)/(microbatches + stages − 1) = {} idles the chips, and the step time and days include it (a usual figure, not the book's). The page pairs pipelining with ZeRO-1, as the GPU chapter does: ZeRO-3 would gather the weights again for every microbatch.",
             count(mb),
             format::percent((f.x - 1.0) / (mb + f.x - 1.0))
         ));

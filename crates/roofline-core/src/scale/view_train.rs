@@ -199,7 +199,22 @@ pub fn train_view(
         ..base
     };
     let per_layer = layer(strat, &i);
-    let k = conditions(&i);
+    // X_opt and its threshold are the chapter's FSDP + TP optimum for these
+    // chips whatever split is shown: FSDP over all axes but one, TP over
+    // that one (M_X·M_Y = 2 on a 3-D mesh), as the plan below takes them.
+    let all = sizes.len() as f64;
+    let opt = conditions(&LayerInput {
+        x: n,
+        y: 1.0,
+        mx: (all - 1.0).max(1.0),
+        my: 1.0,
+        ..i
+    });
+    let k = super::train::Conditions {
+        x_opt: opt.x_opt,
+        mixed_threshold: opt.mixed_threshold,
+        ..conditions(&i)
+    };
     let bound = if per_layer.comms_bound() {
         "comms"
     } else {
@@ -226,7 +241,23 @@ pub fn train_view(
     } else {
         per_layer.t_comms() * per_layer.passes * model.layers
     };
-    let rt = run_time(active, b, s.budget, chips_used, c, s.mfu, step_comms);
+    // Pipelining idles each stage for the bubble, (X − 1)/(N_MB + X − 1) of
+    // a step (GPipe/1F1B): its chips do the step's math at that much less
+    // than the MFU.
+    let bubble = if strat == Strategy::Pp {
+        (x - 1.0).max(0.0) / (microbatches + x - 1.0).max(1.0)
+    } else {
+        0.0
+    };
+    let rt = run_time(
+        active,
+        b,
+        s.budget,
+        chips_used,
+        c,
+        s.mfu * (1.0 - bubble),
+        step_comms,
+    );
     let mem = memory(&MemoryInput {
         params,
         layers: model.layers,
@@ -245,7 +276,22 @@ pub fn train_view(
     } else {
         "no"
     };
-    let min = min_chips(&mem, hbm);
+    // The fewest chips hold the whole run: every pod's batch, not one's.
+    let min = min_chips(
+        &memory(&MemoryInput {
+            params,
+            layers: model.layers,
+            d: model.d_model,
+            batch: b,
+            ckpt: s.ckpt,
+            strategy: strat,
+            zero: s.zero,
+            x,
+            y,
+            pods: 1.0,
+        }),
+        hbm,
+    );
     let thr = split_threshold(strat, &i, chips_used);
     values.push(("train-params", raw(params)));
     values.push(("train-flops", raw(rt.flops)));
@@ -336,16 +382,29 @@ pub fn train_view(
         my: smy,
         ..split
     };
-    let cross = crossover(&split);
+    // A crossover is a pod's batch (the FSDP groups are a pod's): across
+    // pods it is the whole batch, every pod's, and DCN's C / W_dcn tokens a
+    // pod binds it too.
+    let whole = |v: f64| {
+        if pods > 1.0 {
+            v.max(k.dcn_threshold) * pods
+        } else {
+            v
+        }
+    };
+    let cross = crossover(&split).map(whole);
     // The splits of the chips the split shown uses (8192 of 8960 for
     // the chapter's LLaMA-3 plan), so that it is one of them.
     let rows = splits(&base, &sizes, split.x * split.y)
         .into_iter()
-        .map(|sp| SplitRow {
-            label: format!("FSDP {} × TP {}", count(sp.x), count(sp.y)),
-            crossover: sp.crossover.map_or(format::MISSING.to_string(), count),
-            crossover_value: sp.crossover.map_or_else(String::new, raw),
-            chosen: sp.x == split.x && sp.y == split.y,
+        .map(|sp| {
+            let c = sp.crossover.map(whole);
+            SplitRow {
+                label: format!("FSDP {} × TP {}", count(sp.x), count(sp.y)),
+                crossover: c.map_or(format::MISSING.to_string(), count),
+                crossover_value: c.map_or_else(String::new, raw),
+                chosen: sp.x == split.x && sp.y == split.y,
+            }
         })
         .collect();
     let mem_rows = vec![
@@ -381,18 +440,32 @@ pub fn train_view(
         x_opt: count(k.x_opt),
         threshold_opt: count(k.mixed_threshold),
         strategy: strat.name(),
-        degrees: format!(
-            "X = {} (M_X = {} axes), Y = {} (M_Y = {}){}",
-            count(x),
-            count(mx),
-            count(y),
-            count(my),
-            if s.x.is_none() && s.y.is_none() {
-                "; derived from the mesh"
-            } else {
-                ""
-            }
-        ),
+        degrees: if strat == Strategy::Pp {
+            format!(
+                "X = {} stages, each Y = {} chips in data parallelism (over M = {} axes){}",
+                count(x),
+                count(y),
+                count(mx),
+                if s.x.is_none() && s.y.is_none() {
+                    "; derived from the mesh"
+                } else {
+                    ""
+                }
+            )
+        } else {
+            format!(
+                "X = {} (M_X = {} axes), Y = {} (M_Y = {}){}",
+                count(x),
+                count(mx),
+                count(y),
+                count(my),
+                if s.x.is_none() && s.y.is_none() {
+                    "; derived from the mesh"
+                } else {
+                    ""
+                }
+            )
+        },
         params: if model.is_moe() {
             format!(
                 "{} ({}); {} active ({}: {} of {} experts a token), which the FLOPs use",
@@ -417,10 +490,15 @@ pub fn train_view(
         step_compute: format::seconds(rt.step_compute),
         step_comms: format::seconds(rt.step_comms),
         per_step: format!(
-            "{} / {} at {} MFU: the {} the step",
+            "{} / {} at {} MFU{}: the {} the step",
             format::seconds(rt.step_compute),
             format::seconds(rt.step_comms),
             format::percent(s.mfu),
+            if bubble > 0.0 {
+                format!(", less a {} pipeline bubble", format::percent(bubble))
+            } else {
+                String::new()
+            },
             if rt.step_compute >= rt.step_comms {
                 "compute sets"
             } else {

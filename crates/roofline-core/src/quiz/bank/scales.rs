@@ -183,7 +183,14 @@ pub(super) fn train(s: &ScaleState, chip: &str, model: &ModelConfig) -> Result<T
         ..base
     };
     let t = layer(strat, &i);
-    let k = conditions(&i);
+    // X_opt and its threshold on the chapter's axes, as the page takes them.
+    let k = conditions(&LayerInput {
+        x: n,
+        y: 1.0,
+        mx: (sizes.len() as f64 - 1.0).max(1.0),
+        my: 1.0,
+        ..i
+    });
     let params = model.params();
     let chips = x * y * pods;
     let step_comms = t.t_comms() * t.passes * model.layers;
