@@ -193,7 +193,15 @@ pub fn all_to_all(v: f64, n: f64, link: &LinkModel) -> Cost {
     let (carried, hops) = match link.wiring {
         // Each piece crosses n/4 links on average, both ways around.
         Wiring::BidirectionalRing => (v / 4.0, (n / 2.0).floor()),
-        // One way around: n/2 links on average.
+        // An ICI axis that does not wrap is a line with links both ways:
+        // its middle link carries, each way, what one half sends the other,
+        // ⌊n/2⌋·⌈n/2⌉/n² of V (a quarter for even n): twice the wrapped
+        // ring's time, by the book's bisection argument with one cut plane
+        // instead of two.
+        Wiring::Ring if link.kind == LevelKind::Ici => {
+            ((n / 2.0).floor() * (n / 2.0).ceil() / (n * n) * v, n - 1.0)
+        }
+        // One direction of one link per chip: n/2 links on average.
         Wiring::Ring => (v / 2.0, n - 1.0),
         Wiring::Switch => (sent, n - 1.0),
     };

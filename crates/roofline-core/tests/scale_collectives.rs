@@ -157,6 +157,67 @@ fn allreduce_is_two_gathers_and_alltoall_a_quarter() {
     assert_eq!(a.output.text(), "bf16[B_X,D]");
 }
 
+/// AllToAll on a line (the same axis unwrapped): each half sends the other
+/// a quarter of V over the one link each way that crosses the middle,
+/// V / (4·W_one-way): twice the wrapped ring's, still a quarter of the
+/// line's own AllGather (up to its (n − 1)/n), and the derivation says
+/// so. Through a switch (8 H100s) it is 1/n of an AllGather.
+#[test]
+fn alltoall_on_a_line_and_a_switch() {
+    let s = sizes(&[("B", 4096.0), ("D", 8192.0)]);
+    let v = 2.0 * 4096.0 * 8192.0;
+    let wrapped = links("v5p", "X:16");
+    let mesh = Mesh::parse("X:16").unwrap();
+    let wrap = parse_wrap(Some("none"), &mesh).unwrap();
+    let line = mesh_links(&mesh, &preset("v5p").unwrap(), wrap.as_deref()).unwrap();
+    let a2a = |l| array_collective(CollOp::AllToAll, &arr("bf16[B,D_X]"), &['X'], l, &s).unwrap();
+    let (ring, flat) = (a2a(&wrapped), a2a(&line));
+    close(
+        flat.cost.cost.bandwidth_time,
+        v / (4.0 * 9e10),
+        1e-12,
+        "V / (4·W_one-way)",
+    );
+    close(
+        flat.cost.cost.bandwidth_time,
+        2.0 * ring.cost.cost.bandwidth_time,
+        1e-12,
+        "twice the wrapped ring's",
+    );
+    let gather =
+        array_collective(CollOp::AllGather, &arr("bf16[B_X,D]"), &['X'], &line, &s).unwrap();
+    close(
+        flat.cost.cost.bandwidth_time,
+        gather.cost.cost.bandwidth_time / 4.0 * 16.0 / 15.0,
+        1e-12,
+        "a quarter of the line's AllGather, without its (n − 1)/n",
+    );
+    assert!(
+        flat.derivation
+            .iter()
+            .any(|d| d.contains("on a line (no wraparound)")),
+        "{:?}",
+        flat.derivation
+    );
+    let gpu = links("h100", "X:8");
+    let sw = a2a(&gpu);
+    let sw_gather =
+        array_collective(CollOp::AllGather, &arr("bf16[B_X,D]"), &['X'], &gpu, &s).unwrap();
+    close(
+        sw.cost.cost.bandwidth_time,
+        sw_gather.cost.cost.bandwidth_time / 8.0,
+        1e-12,
+        "1/n of an AllGather through a switch",
+    );
+    assert!(
+        sw.derivation
+            .iter()
+            .any(|d| d.contains("1/n of an AllGather")),
+        "{:?}",
+        sw.derivation
+    );
+}
+
 /// Without the wraparound a ring is a line: one direction, W = 4.5e10 on
 /// v5e, so twice the time (the book's "about twice as long"), and n − 1
 /// hops instead of n/2.

@@ -255,9 +255,17 @@ fn derive(
         CollOp::AllReduce => format!(
             "An AllReduce is a ReduceScatter then an AllGather, so each chip sends 2(n − 1)/n of V: {per}; ÷ W = {bw}. This 2 is the two collectives: the book's 2V / W."
         ),
-        CollOp::AllToAll => format!(
-            "Each chip keeps 1/n of its shard and sends the rest ({per}); on a wrapped ring a piece crosses n/4 links on average each way, so the time is V·n / (4·n·W) = {bw}: a quarter of an AllGather (half on a line, one way)."
-        ),
+        CollOp::AllToAll => {
+            use crate::collective::Wiring;
+            let link = &axes[0].link;
+            let how = match link.wiring {
+                Wiring::BidirectionalRing => format!("on a wrapped ring a piece crosses n/4 links on average each way, so the time is V·n / (4·n·W) = {bw}: a quarter of an AllGather"),
+                Wiring::Ring if link.kind == crate::LevelKind::Ici => format!("on a line (no wraparound) the middle link carries a quarter of V each way, so the time is V / (4·W_one-way) = {bw}: a quarter of an AllGather on the same line, twice the wrapped ring's"),
+                Wiring::Ring => format!("one way around a ring a piece crosses n/2 links on average, so the time is V / (2·W) = {bw}: half an AllGather"),
+                Wiring::Switch => format!("through a switch each piece crosses once, so the time is (n − 1)/n² of V ÷ W = {bw}: 1/n of an AllGather"),
+            };
+            format!("Each chip keeps 1/n of its shard and sends the rest ({per}); {how}.")
+        }
     });
     d.push(format!(
         "Latency: {} hops of {} = {}{}.",
