@@ -428,3 +428,35 @@ fn the_chart_has_a_floor_and_a_line() {
     }
     assert!(pts[0].latency > pts[0].bandwidth && pts[32].bandwidth > pts[32].latency);
 }
+
+/// Part 3's pop quiz 2 on a v5e X:8,Y:4 (Y does not wrap): AllGather_Y of
+/// bf16[E_Y, F], E = 2048, F = 8192, is (n − 1)/n · V / W_one-way = 560 µs
+/// as the book answers it, and the derivation says the book keeps the
+/// (n − 1)/n there though its formula, shown beside, drops it.
+#[test]
+fn a_lines_gather_keeps_n_minus_one_as_the_pop_quiz() {
+    let l = links("v5e", "X:8,Y:4");
+    let s = sizes(&[("E", 2048.0), ("F", 8192.0)]);
+    let g = array_collective(CollOp::AllGather, &arr("bf16[E_Y,F]"), &['Y'], &l, &s).unwrap();
+    let v = 2.0 * 2048.0 * 8192.0;
+    close(
+        g.cost.cost.bandwidth_time,
+        0.75 * v / 4.5e10,
+        1e-12,
+        "3 · V/4 / W_one-way",
+    );
+    close(
+        g.cost.cost.bandwidth_time,
+        560e-6,
+        0.01,
+        "the book's 560 µs",
+    );
+    close(g.cost.book_time, v / 4.5e10, 1e-12, "the formula's V / W");
+    assert!(
+        g.derivation
+            .iter()
+            .any(|d| d.contains("its own pop quiz keeps it")),
+        "{:?}",
+        g.derivation
+    );
+}

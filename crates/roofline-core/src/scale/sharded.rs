@@ -249,6 +249,16 @@ fn derive(
     let bw = format::seconds(c.cost.bandwidth_time);
     let per = format::bytes(c.cost.bytes_per_chip);
     d.push(match op {
+        CollOp::AllGather | CollOp::ReduceScatter
+            if axes.iter().all(|a| {
+                a.link.wiring == crate::collective::Wiring::Ring
+                    && a.link.kind == crate::LevelKind::Ici
+            }) =>
+        {
+            format!(
+                "Each chip receives the (n − 1)/n of V it lacks: {per}; ÷ W = {bw}. The book's formula drops (n − 1)/n (V / W, below), but on a line (no wraparound) its own pop quiz keeps it, as this time does: the edges' data crosses n − 1 links one way (3 · 8.4e6 / 4.5e10 = 560 µs on a v5e axis of 4)."
+            )
+        }
         CollOp::AllGather | CollOp::ReduceScatter => format!(
             "Each chip receives the (n − 1)/n of V it lacks: {per}; ÷ W = {bw}. The book drops (n − 1)/n: V / W, which is why the time does not depend on the axis's size."
         ),
