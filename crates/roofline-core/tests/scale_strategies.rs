@@ -188,3 +188,40 @@ fn tp_sends_twice_a_layers_comms_a_step() {
     let step: f64 = first_time(t.per_step.split(" / ").nth(1).unwrap());
     close(step, 2.0 * 80.0 * layer, 0.01, "2 passes × 80 layers");
 }
+
+/// A GPU mesh of 8-GPU NVLink nodes joined by InfiniBand (H100 X:8,Y:64):
+/// the training's W is the slower link's and the axes count as one, so
+/// FSDP needs α = C / W_IB tokens a chip, the GPU chapter's
+/// 990e12 / 400e9 ≈ 2475, not NVLink's α over two axes.
+#[test]
+fn a_gpu_mesh_trains_at_its_slower_links_pace() {
+    let calc = CalcState::default();
+    let chip = preset("h100").unwrap();
+    let m = &model("llama3-70b").unwrap().config;
+    let s = ScaleState {
+        mesh: Some("X:8,Y:64".to_string()),
+        strat: Strategy::Fsdp,
+        tokens: B,
+        ..ScaleState::default()
+    };
+    let v = evaluate_scale(&s, &chip, &calc.op, &calc.sizes, m);
+    assert!(v.errors.is_empty(), "{:?}", v.errors);
+    let ib = v.axes.iter().map(|a| a.w.clone()).collect::<Vec<_>>();
+    let c = chip.peak(roofline_core::DType::Bf16).unwrap();
+    let w_ib = 400e9;
+    close(
+        num(&v, "train-threshold"),
+        c / w_ib,
+        0.01,
+        "C / W_IB, M = 1",
+    );
+    let t = v.train.as_ref().unwrap();
+    assert!(
+        t.notes
+            .iter()
+            .any(|n| n.starts_with("This mesh joins different links")),
+        "{:?} {ib:?}",
+        t.notes
+    );
+    assert!(t.degrees.contains("M_X = 1 axes"), "{}", t.degrees);
+}

@@ -121,12 +121,47 @@ pub fn train_view(
         .ok()
         .and_then(|l| l.capacity)
         .unwrap_or(0.0);
-    let axis = links
+    // The training's W. On a TPU mesh every axis is ICI, and each axis a
+    // degree spans adds its links (M). A mesh that joins different links
+    // (a GPU's NVLink within a node, InfiniBand across) is bound by the
+    // slower, whose chips share it within a node: the GPU chapter's
+    // W_node egress, a GPU's InfiniBand × the node's GPUs (8 × 50 GB/s =
+    // 400 GB/s on H100), and its axes count as one (M = 1).
+    let first = links
         .axes
         .first()
         .ok_or(("mesh", "the mesh has no axis".to_string()))?;
-    let w = axis.per_chip();
-    let sizes: Vec<u64> = links.mesh.axes.iter().map(|a| a.size).collect();
+    let uniform = links.axes.iter().all(|a| a.kind == first.kind);
+    let fastest = links.axes.iter().map(|a| a.per_chip()).fold(0.0, f64::max);
+    let node: f64 = links
+        .axes
+        .iter()
+        .filter(|a| a.per_chip() == fastest)
+        .map(|a| a.size as f64)
+        .product();
+    let pace = |a: &super::mesh::AxisLink| {
+        if uniform || a.per_chip() == fastest {
+            a.per_chip()
+        } else {
+            a.per_chip() * node
+        }
+    };
+    let axis = if uniform {
+        first
+    } else {
+        links
+            .axes
+            .iter()
+            .min_by(|a, b| pace(a).total_cmp(&pace(b)))
+            .unwrap_or(first)
+    };
+    let w = pace(axis);
+    // Axes that do not add up count as one: M is 1 whatever the degree.
+    let sizes: Vec<u64> = if uniform {
+        links.mesh.axes.iter().map(|a| a.size).collect()
+    } else {
+        vec![links.mesh.chips() as u64]
+    };
     let n = links.mesh.chips();
     let strat = s.strat;
     let pods = if strat == Strategy::Pods { s.pods } else { 1.0 };
@@ -189,6 +224,7 @@ pub fn train_view(
         Strategy::Pp => (derived.0, 0.0),
         _ => derived,
     };
+
     let mx = s.mx.unwrap_or(mx);
     let my = s.my.unwrap_or(my);
     let i = LayerInput {
@@ -342,6 +378,16 @@ pub fn train_view(
     };
     let conds = conditions_words(&facts);
     let mut notes = notes(&facts);
+    if !uniform {
+        notes.push(format!(
+            "This mesh joins different links: a gather across them goes at the slower's pace, axis {}'s {} at {} a chip, shared by a node's {} chips: W = {} (the GPU chapter's W_node egress), with the axes counted as one (M = 1).",
+            axis.name,
+            axis.kind.name(),
+            format::bandwidth(axis.per_chip()),
+            count(node),
+            format::bandwidth(w)
+        ));
+    }
     if model.is_moe() {
         notes.push(format!(
             "A mixture of experts: the per-layer test takes a layer as one expert's MLP (D, F), the chapter's dense layer; the FLOPs count the {} experts a token uses (6 · P_active · tokens), the memory all {}. Sharding the experts themselves is Part 7's expert parallelism.",
