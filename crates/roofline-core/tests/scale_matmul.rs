@@ -90,6 +90,18 @@ fn case_2_gathers_the_split_input_first() {
         .find(|w| w.starts_with("The alternative"))
         .unwrap();
     assert!(alt.contains("faster"), "{alt}");
+    // Sharding's Question 6b, A[I_X, J] · B[J_X, K_Y]: the other input, A,
+    // already has X on I, so it cannot be sliced on J over X too: no
+    // alternative is offered.
+    let l2 = links("v5e", "X:16,Y:16");
+    let s2 = sizes(&[("I", 4096.0), ("J", 8192.0), ("K", 4096.0)]);
+    let m = sharded_matmul("bf16[I_X,J]*bf16[J_X,K_Y]->bf16[I_X,K_Y]", &l2, &v5e, &s2).unwrap();
+    assert_eq!(m.case, 2);
+    assert!(
+        !m.words.iter().any(|w| w.starts_with("The alternative")),
+        "{:?}",
+        m.words
+    );
 }
 
 /// Case 3: `A[B, D_X] · W[D_X, F] → C[B, F]`: multiply locally (D/16 a

@@ -175,6 +175,16 @@ fn pods_keep_the_whole_runs_memory_and_batch() {
         .parse()
         .unwrap();
     assert!(above > B, "{}", t.crossover);
+    // The plan's own split across the 4 pods: the threshold holds (117 a
+    // chip against 113), yet rounding X_opt = 809 to 1024 makes FSDP's
+    // gathers outlast the math, and the plan says so.
+    assert!(
+        t.plan
+            .iter()
+            .any(|w| w.starts_with("The powers of two move X off X_opt")),
+        "{:?}",
+        t.plan
+    );
 }
 
 /// Pure TP: the backward moves the activations' gradients as the forward

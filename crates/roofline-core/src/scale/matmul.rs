@@ -376,7 +376,16 @@ pub fn sharded_matmul(
         )?;
         let other = if *i == 0 { &b } else { &a };
         let other_split = axes_on(other, &contracted).is_empty();
-        words.push(format!(
+        // Slicing the other input's summed dimension over the axes needs
+        // them free there: an axis already on another of its dimensions
+        // cannot shard a second one (sharding's Question 6b).
+        let busy = other
+            .dims
+            .iter()
+            .filter(|d| !contracted.contains(&d.name))
+            .any(|d| d.axes.iter().any(|x| ax.contains(x)));
+        if !busy {
+            words.push(format!(
             "The alternative: multiply the shards as they are ({}T_math = {}) and AllReduce the output over {} (T_comms = {}): {} here.",
             if other_split { "each chip uses its slice of the other input; " } else { "" },
             format::seconds(t_math / n),
@@ -384,6 +393,7 @@ pub fn sharded_matmul(
             format::seconds(reduce.cost.time),
             if reduce.cost.time.max(t_math / n) < t_comms.max(t_math) { "faster" } else { "slower" }
         ));
+        }
     }
     Ok(ShardedMatmul {
         case,

@@ -143,6 +143,15 @@ pub fn choose(base: &LayerInput, axes: &[u64], n: f64, pods: f64) -> Plan {
         ));
         if per_chip <= k.mixed_threshold {
             words.push("Even so the batch is too small for these chips: every split is comms-bound. Fewer chips, or a larger batch, would be; the plan below is the least comms-bound.".to_string());
+        } else if t.comms_bound() {
+            // The threshold holds at X_opt itself; the power of two moves
+            // X off it, and the larger of the two comms outgrows the math.
+            words.push(format!(
+                "The powers of two move X off X_opt, and this split is comms-bound: a layer's math takes {} against {} for FSDP's gathers and {} for TP's. A split nearer X_opt (or a larger batch) would be compute-bound.",
+                crate::format::seconds(t.t_math),
+                crate::format::seconds(t.t_fsdp),
+                crate::format::seconds(t.t_tp)
+            ));
         }
         Plan {
             strategy: Strategy::Mixed,

@@ -96,6 +96,7 @@ pub(crate) fn notes(f: &Facts) -> Vec<String> {
     let mut notes = vec![
         "A layer is its MLP, as in the chapter: D and F of the model, two matrices, attention left out; the whole model's FLOPs are 6·P·tokens.".to_string(),
         "Memory counts bf16 gradients (2 bytes a parameter), which the book's Part 6 table leaves out; its weights (2 bytes) and Adam's moments (8 bytes) are the book's.".to_string(),
+        "A checkpoint is a [B, D] tensor in bf16, the count a layer you set (Part 6's); Part 5's questions also keep the MLP's [B, F] activations, 2·L·B·(D + 2F) bytes in all, which this count leaves out.".to_string(),
         format!(
             "The axes a degree spans: TP takes the mesh's axes from the last, as few as hold Y; FSDP the rest (here M_X = {}, M_Y = {}){}.",
             count(f.mx),
