@@ -40,8 +40,8 @@ pub use mesh::{
     mesh_links, parse_axes, parse_wrap, Axis, AxisLink, Mesh, MeshLinks, MAX_AXES, MAX_CHIPS,
 };
 pub use plan::{
-    axes_spanned, choose, crossover, floor_pow2, nearest_pow2, roofline, splits, Plan,
-    RooflinePoint, Split,
+    axes_spanned, chapter_axes, choose, crossover, floor_pow2, nearest_pow2, optimum, roofline,
+    splits, Plan, RooflinePoint, Split,
 };
 pub use sharded::{array_collective, ArrayCollective};
 pub use state::{ScaleState, DEFAULT_ARRAY};

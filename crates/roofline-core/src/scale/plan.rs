@@ -46,6 +46,26 @@ pub fn floor_pow2(v: f64) -> f64 {
     2f64.powi(v.log2().floor().min(1000.0) as i32)
 }
 
+/// The chapter's axes for mixed FSDP + TP on a mesh of `axes` axes: FSDP
+/// over all but one (at least one), TP over that one (M_X·M_Y = 2 on a 3-D
+/// mesh).
+pub fn chapter_axes(axes: usize) -> (f64, f64) {
+    ((axes as f64 - 1.0).max(1.0), 1.0)
+}
+
+/// The chapter's FSDP + TP optimum (X_opt and its threshold) for `n` chips
+/// on a mesh of `axes` axes, whatever split `i` shows.
+pub fn optimum(i: &LayerInput, axes: usize, n: f64) -> Conditions {
+    let (mx, my) = chapter_axes(axes);
+    conditions(&LayerInput {
+        x: n,
+        y: 1.0,
+        mx,
+        my,
+        ..*i
+    })
+}
+
 /// The plan the chapter would choose.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Plan {
@@ -101,19 +121,8 @@ pub fn choose(base: &LayerInput, axes: &[u64], n: f64, pods: f64) -> Plan {
             all,
             count(fsdp_need)
         ));
-        let (mx0, my0) = if all >= 2.0 {
-            (all - 1.0, 1.0)
-        } else {
-            (1.0, 1.0)
-        };
-        let k = conditions(&LayerInput {
-            x: n,
-            y: 1.0,
-            mx: mx0,
-            my: my0,
-            pods,
-            ..*base
-        });
+        let (mx0, my0) = chapter_axes(axes.len());
+        let k = optimum(&LayerInput { pods, ..*base }, axes.len(), n);
         let x = nearest_pow2(k.x_opt).min(floor_pow2(n));
         let y = floor_pow2(n / x);
         let (mx, my) = axes_spanned(axes, x, y);

@@ -10,7 +10,7 @@ use crate::{DType, LevelKind};
 
 use super::memory::{memory, min_chips, run_time, MemoryInput};
 use super::mesh::MeshLinks;
-use super::plan::{axes_spanned, choose, crossover, roofline, splits, RooflinePoint};
+use super::plan::{axes_spanned, choose, crossover, optimum, roofline, splits, RooflinePoint};
 use super::state::ScaleState;
 use super::train::{conditions, layer, split_threshold, LayerInput, Strategy};
 use super::train_words::{conditions_words, notes, Facts};
@@ -238,14 +238,7 @@ pub fn train_view(
     // X_opt and its threshold are the chapter's FSDP + TP optimum for these
     // chips whatever split is shown: FSDP over all axes but one, TP over
     // that one (M_X·M_Y = 2 on a 3-D mesh), as the plan below takes them.
-    let all = sizes.len() as f64;
-    let opt = conditions(&LayerInput {
-        x: n,
-        y: 1.0,
-        mx: (all - 1.0).max(1.0),
-        my: 1.0,
-        ..i
-    });
+    let opt = optimum(&i, sizes.len(), n);
     let k = super::train::Conditions {
         x_opt: opt.x_opt,
         mixed_threshold: opt.mixed_threshold,
@@ -294,7 +287,8 @@ pub fn train_view(
         s.mfu * (1.0 - bubble),
         step_comms,
     );
-    let mem = memory(&MemoryInput {
+    // A chip holds its pod's batch; the run holds every pod's.
+    let held = MemoryInput {
         params,
         layers: model.layers,
         d: model.d_model,
@@ -305,7 +299,8 @@ pub fn train_view(
         x,
         y,
         pods: 1.0,
-    });
+    };
+    let mem = memory(&held);
     let per_chip = mem.per_chip();
     let fits = if hbm > 0.0 && per_chip <= hbm {
         "yes"
@@ -313,21 +308,7 @@ pub fn train_view(
         "no"
     };
     // The fewest chips hold the whole run: every pod's batch, not one's.
-    let min = min_chips(
-        &memory(&MemoryInput {
-            params,
-            layers: model.layers,
-            d: model.d_model,
-            batch: b,
-            ckpt: s.ckpt,
-            strategy: strat,
-            zero: s.zero,
-            x,
-            y,
-            pods: 1.0,
-        }),
-        hbm,
-    );
+    let min = min_chips(&memory(&MemoryInput { batch: b, ..held }), hbm);
     let thr = split_threshold(strat, &i, chips_used);
     values.push(("train-params", raw(params)));
     values.push(("train-flops", raw(rt.flops)));

@@ -8,7 +8,7 @@ use crate::op::Sizes;
 use crate::quiz::answer::ChoiceOption;
 use crate::quiz::{CalcSetup, Expected, Mistake, Part, Question, ScaleSetup};
 use crate::scale::{
-    axes_size, axes_spanned, choose, collective, conditions, layer, memory, mesh_links, run_time,
+    axes_size, axes_spanned, choose, collective, layer, memory, mesh_links, run_time,
     split_threshold, AxisLink, CollCost, CollOp, LayerInput, MemoryInput, Mesh, MeshLinks,
     ScaleState, ShardedArray, Strategy,
 };
@@ -102,7 +102,7 @@ pub(super) fn preset_state(id: &str) -> Result<(ModelState, ModelConfig), CoreEr
 }
 
 /// What the Scale page's training view shows for a state, computed with
-/// the same core functions ([`choose`], [`conditions`], [`layer`],
+/// the same core functions ([`choose`], [`crate::scale::optimum`], [`layer`],
 /// [`memory`], [`run_time`]); a test keeps the two equal.
 pub(super) struct Train {
     /// Parameters.
@@ -184,13 +184,7 @@ pub(super) fn train(s: &ScaleState, chip: &str, model: &ModelConfig) -> Result<T
     };
     let t = layer(strat, &i);
     // X_opt and its threshold on the chapter's axes, as the page takes them.
-    let k = conditions(&LayerInput {
-        x: n,
-        y: 1.0,
-        mx: (sizes.len() as f64 - 1.0).max(1.0),
-        my: 1.0,
-        ..i
-    });
+    let k = crate::scale::optimum(&i, sizes.len(), n);
     let params = model.params();
     let chips = x * y * pods;
     let step_comms = t.t_comms() * t.passes * model.layers;
