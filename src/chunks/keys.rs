@@ -1,6 +1,6 @@
 //! A page's state read from its keys' link text (`AppState::model`,
-//! `AppState::scale`) and kept in step with it both ways, for the chunks
-//! that show it (the Model and Scale pages): an edit writes the text, and
+//! `AppState::scale`, `AppState::quiz`) and kept in step with it both
+//! ways, for the chunks that show it (the Model, Scale and quiz pages): an edit writes the text, and
 //! so the link; a new text (back / forward, another page's edit) is read
 //! again. The notices for bad values were given when the link was decoded.
 

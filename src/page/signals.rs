@@ -11,7 +11,7 @@ use std::sync::Arc;
 use leptos::prelude::*;
 use roofline_core::calc::{evaluate, CalcInput, CalcView};
 use roofline_core::pages::{AppState, View};
-use roofline_core::state::{CalcState, ChartScale, QuizState};
+use roofline_core::state::{CalcState, ChartScale};
 
 /// The calculator's signals, and the memos that evaluate them.
 #[derive(Clone, Copy)]
@@ -141,8 +141,9 @@ page_signals! {
     points: String,
     /// The Learn page's open step.
     step: u32,
-    /// The quiz's question, part and seed.
-    quiz: QuizState,
+    /// The quiz's question, part and seed: their keys' link text (the quiz
+    /// chunk reads its state from it).
+    quiz: String,
     /// The Model page's state (its chip and chip count are the calculator's).
     model: String,
     /// The Scale page's keys, in a link's text (the Scale chunk reads its

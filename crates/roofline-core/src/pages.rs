@@ -19,7 +19,7 @@ use crate::query::keys;
 use crate::query::notice::Notes;
 use crate::query::LinkOut;
 use crate::query::Params;
-use crate::state::{CalcState, QuizState};
+use crate::state::CalcState;
 
 /// Which page is shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -133,8 +133,12 @@ pub struct AppState {
     pub points: String,
     /// The Learn page's open step, from 1 to [`crate::learn::STEP_COUNT`].
     pub step: u32,
-    /// The practice questions.
-    pub quiz: QuizState,
+    /// The practice questions: the quiz's keys (`q`, `part`, `seed`) in the
+    /// text of a link ([`crate::quiz::state_text`]; empty for the first
+    /// question's first part at seed 0), read into
+    /// [`QuizState`](crate::state::QuizState) by the quiz's chunk
+    /// ([`crate::quiz::read_query`]), as the Model and Scale pages do.
+    pub quiz: String,
     /// The Model page (its chip and chip count are the calculator's): its
     /// keys in the text of a link ([`crate::model::state_text`]; empty
     /// for the defaults), read into [`crate::model::ModelState`] by the
@@ -156,7 +160,7 @@ impl Default for AppState {
             calc: CalcState::default(),
             points: String::new(),
             step: 1,
-            quiz: QuizState::default(),
+            quiz: String::new(),
             model: String::new(),
             scale: String::new(),
         }
@@ -182,7 +186,10 @@ impl AppState {
             // (`points::compact::decode`) and lists each item that is not one.
             points: p.take("pts").unwrap_or_default(),
             step: crate::learn::link::read(p, n),
-            quiz: crate::quiz::link::read(p, n, questions),
+            quiz: keys::text(
+                &crate::quiz::link::read(p, n, questions),
+                crate::quiz::link::write,
+            ),
             model: keys::take(p, n, crate::model::link::read, crate::model::link::write),
             scale: keys::take(p, n, crate::scale::link::read, crate::scale::link::write),
         }
@@ -196,7 +203,12 @@ impl AppState {
             out.put("pts", self.points.clone());
         }
         crate::learn::link::write(self.step, out);
-        crate::quiz::link::write(&self.quiz, out);
+        keys::put(
+            &self.quiz,
+            out,
+            |p, n| crate::quiz::link::read(p, n, &[]),
+            crate::quiz::link::write,
+        );
         keys::put(
             &self.model,
             out,
@@ -252,7 +264,7 @@ mod tests {
             ..AppState::default()
         };
         s.calc.chips = 2;
-        s.quiz.question = "q2".to_string();
+        s.quiz = "q=q2".to_string();
         let mut m = crate::model::ModelState::default();
         m.step.batch = 16.0;
         s.model = crate::model::state_text(&m);

@@ -285,11 +285,12 @@ fn app_state() -> impl Strategy<Value = AppState> {
             |(view, calc, q, part, seed, step, points, model, scale)| AppState {
                 view,
                 calc,
-                quiz: QuizState {
+                // The link form the quiz chunk writes (state_text).
+                quiz: roofline_core::quiz::state_text(&QuizState {
                     question: q.to_string(),
                     part,
                     seed,
-                },
+                }),
                 step,
                 points,
                 model: roofline_core::model::state_text(&model),

@@ -1,6 +1,6 @@
 //! The quiz's keys of a link: `q`, `part` and `seed` (docs/url-schema.md).
 
-use crate::query::notice::{quoted, said, Notes};
+use crate::query::notice::{quoted, said, Notes, Notice};
 use crate::query::LinkOut;
 use crate::query::{whole, Params};
 use crate::state::{is_question_id, QuizState, DEFAULT_QUESTION, MAX_PART};
@@ -96,4 +96,18 @@ pub(crate) fn write(q: &QuizState, out: &mut LinkOut) {
     if q.seed != 0 {
         out.put("seed", q.seed.to_string());
     }
+}
+
+/// Reads the quiz's keys from a query (or the text [`state_text`] wrote),
+/// checking only each id's form (the link's decode checked it against the
+/// bank): its state and the notices for what could not be used.
+pub fn read_query(query: &str) -> (QuizState, Vec<Notice>) {
+    crate::query::keys::read(query, |p, n| read(p, n, &[]))
+}
+
+/// The quiz's keys as a query (`q=q2&part=3`), defaults left out: the form
+/// [`AppState::quiz`](crate::pages::AppState::quiz) keeps them in
+/// ([`crate::query::keys`]).
+pub fn state_text(q: &QuizState) -> String {
+    crate::query::keys::text(q, write)
 }

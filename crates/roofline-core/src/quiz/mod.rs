@@ -35,6 +35,7 @@ mod answer;
 mod bank;
 mod check;
 pub(crate) mod link;
+pub use link::{read_query, state_text};
 mod numbers;
 pub mod progress;
 mod scale_setup;
@@ -285,11 +286,11 @@ impl Question {
     /// part's setup. The link keeps the quiz's place.
     pub fn opening(&self, index: usize) -> AppState {
         let part_id = self.parts.get(index).map_or("", |p| p.id.as_str());
-        let quiz = QuizState {
+        let quiz = state_text(&QuizState {
             question: self.id.clone(),
             part: u32::try_from(index + 1).unwrap_or(1),
             seed: self.seed,
-        };
+        });
         if let Some(s) = &self.scale {
             return s.opening(self, part_id, quiz);
         }

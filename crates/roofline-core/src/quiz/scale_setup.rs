@@ -4,7 +4,6 @@
 
 use crate::pages::{AppState, View};
 use crate::scale::ScaleState;
-use crate::state::QuizState;
 
 use super::Question;
 
@@ -40,7 +39,7 @@ impl ScaleSetup {
 
     /// The Scale page for part `part_id` of `q`: the part's calculator
     /// setup (chip and sizes), the sharded op, the question's model.
-    pub(super) fn opening(&self, q: &Question, part_id: &str, quiz: QuizState) -> AppState {
+    pub(super) fn opening(&self, q: &Question, part_id: &str, quiz: String) -> AppState {
         let mut calc = q.calc_for(part_id).calc_state();
         if let Some(op) = &self.op {
             // In the calculator's notation, which keeps the axes (`D_X`
