@@ -185,6 +185,16 @@ fn pods_keep_the_whole_runs_memory_and_batch() {
         "{:?}",
         t.plan
     );
+    // And no power-of-two split of the 4 pods' chips is compute-bound at
+    // this batch (FSDP 512 × TP 16 is past TP's limit, 2048 × 4 needs
+    // 10.4M tokens): the plan says so rather than promise one.
+    assert!(
+        t.plan
+            .iter()
+            .any(|w| w.contains("No power-of-two split of these chips is compute-bound")),
+        "{:?}",
+        t.plan
+    );
 }
 
 /// Pure TP: the backward moves the activations' gradients as the forward
@@ -234,4 +244,11 @@ fn a_gpu_mesh_trains_at_its_slower_links_pace() {
         t.notes
     );
     assert!(t.degrees.contains("M_X = 1 axes"), "{}", t.degrees);
+    assert!(
+        t.conditions[0].contains(
+            "a node's egress, axis Y's InfiniBand at 50 GB/s a chip × the node's 8 chips"
+        ),
+        "{}",
+        t.conditions[0]
+    );
 }

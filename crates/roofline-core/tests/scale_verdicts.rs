@@ -140,7 +140,7 @@ proptest! {
             // different ways, a note says why.
             if (bound == "comms") == (sets == "compute") {
                 prop_assert!(
-                    t.notes.iter().any(|n| n.contains("so the compute sets the step") || n.contains("they set the step")),
+                    t.notes.iter().any(|n| n.contains("hide behind it: the compute sets the step") || n.contains("they set the step")),
                     "{} / {}: {:?}", bound, t.per_step, t.notes
                 );
             }

@@ -155,11 +155,20 @@ pub fn choose(base: &LayerInput, axes: &[u64], n: f64, pods: f64) -> Plan {
         } else if t.comms_bound() {
             // The threshold holds at X_opt itself; the power of two moves
             // X off it, and the larger of the two comms outgrows the math.
+            // Whether another power-of-two split of these chips would do.
+            let other = splits(base, axes, x * y)
+                .iter()
+                .any(|sp| sp.crossover.is_some_and(|c| c <= base.batch / pods));
             words.push(format!(
-                "The powers of two move X off X_opt, and this split is comms-bound: a layer's math takes {} against {} for FSDP's gathers and {} for TP's. A split nearer X_opt (or a larger batch) would be compute-bound.",
+                "The powers of two move X off X_opt, and this split is comms-bound: a layer's math takes {} against {} for FSDP's gathers and {} for TP's. {}",
                 crate::format::seconds(t.t_math),
                 crate::format::seconds(t.t_fsdp),
-                crate::format::seconds(t.t_tp)
+                crate::format::seconds(t.t_tp),
+                if other {
+                    "Another power-of-two split (in the table below) would be compute-bound."
+                } else {
+                    "No power-of-two split of these chips is compute-bound at this batch: a larger batch, or fewer chips, would be."
+                }
             ));
         }
         Plan {

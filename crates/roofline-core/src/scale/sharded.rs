@@ -270,7 +270,7 @@ fn derive(
             let link = &axes[0].link;
             let how = match link.wiring {
                 Wiring::BidirectionalRing => format!("on a wrapped ring a piece crosses n/4 links on average each way, so the time is V·n / (4·n·W) = {bw}: a quarter of an AllGather"),
-                Wiring::Ring if link.kind == crate::LevelKind::Ici => format!("on a line (no wraparound) the middle link carries a quarter of V each way, so the time is V / (4·W_one-way) = {bw}: a quarter of an AllGather on the same line, twice the wrapped ring's"),
+                Wiring::Ring if link.kind == crate::LevelKind::Ici => format!("on a line (no wraparound) the middle link carries a quarter of V each way (⌊n/2⌋·⌈n/2⌉/n² of it for an odd n), so the time is V / (4·W_one-way) = {bw}: a quarter of an AllGather on the same line, twice the wrapped ring's"),
                 Wiring::Ring => format!("one way around a ring a piece crosses n/2 links on average, so the time is V / (2·W) = {bw}: half an AllGather"),
                 Wiring::Switch => format!("through a switch each piece crosses once, so the time is (n − 1)/n² of V ÷ W = {bw}: 1/n of an AllGather"),
             };

@@ -17,6 +17,9 @@ pub(crate) struct Facts {
     pub(crate) axis_name: char,
     pub(crate) axis_kind: LevelKind,
     pub(crate) wraps: bool,
+    /// The chips sharing the slower link's W in a mesh of mixed links (a
+    /// GPU node); 1 on a mesh of one kind.
+    pub(crate) node: f64,
     pub(crate) b: f64,
     pub(crate) x: f64,
     pub(crate) y: f64,
@@ -37,15 +40,27 @@ pub(crate) struct Facts {
 /// The chapter's conditions, each with its numbers.
 pub(crate) fn conditions_words(f: &Facts) -> Vec<String> {
     let mut conds = vec![
-        format!(
-            "α = C / W_ici = {} / {} = {} (W: axis {}'s {} per chip, {}).",
-            format::flops_rate(f.c),
-            format::bandwidth(f.w),
-            count(f.k.alpha),
-            f.axis_name,
-            f.axis_kind,
-            if f.wraps { "both directions, as it wraps" } else { "one direction" }
-        ),
+        if f.node > 1.0 {
+            format!(
+                "α = C / W = {} / {} = {} (W: a node's egress, axis {}'s InfiniBand at {} a chip × the node's {} chips).",
+                format::flops_rate(f.c),
+                format::bandwidth(f.w),
+                count(f.k.alpha),
+                f.axis_name,
+                format::bandwidth(f.w / f.node),
+                count(f.node)
+            )
+        } else {
+            format!(
+                "α = C / W_ici = {} / {} = {} (W: axis {}'s {} per chip, {}).",
+                format::flops_rate(f.c),
+                format::bandwidth(f.w),
+                count(f.k.alpha),
+                f.axis_name,
+                f.axis_kind,
+                if f.wraps { "both directions, as it wraps" } else { "one direction" }
+            )
+        },
         if f.strat == Strategy::Pp {
             // Pipelining's Y is each stage's data-parallel degree, its X
             // the stages: a stage's Y chips run the whole batch.
@@ -103,8 +118,10 @@ pub(crate) fn notes(f: &Facts) -> Vec<String> {
             count(f.my),
             if f.set_axes { ", as you set them" } else { "" }
         ),
-        "C / W_dcn uses the catalogue's DCN per chip: 4.59e14 / 6.25e9 = 73,440 on v5p, the chapter's derivation; its takeaways' \"about 71,000\" is an older rounding.".to_string(),
     ];
+    if f.v5p {
+        notes.push("C / W_dcn uses the catalogue's DCN per chip: 4.59e14 / 6.25e9 = 73,440 on v5p, the chapter's derivation; its takeaways' \"about 71,000\" is an older rounding.".to_string());
+    }
     if f.n > 8960.0 && f.v5p {
         notes.push("The largest v5p slice has 8960 chips (the chapter's current text): more chips than that cross DCN.".to_string());
     }
@@ -133,8 +150,12 @@ pub(crate) fn notes(f: &Facts) -> Vec<String> {
     if f.strat == Strategy::Pp {
         let mb = f.microbatches;
         notes.push(format!(
-            "Pipelining is qualitative in the chapter. With {} microbatches a step, a GPipe/1F1B bubble of (stages − 1)/(microbatches + stages − 1) = {} idles the chips, and the step time and days include it (a usual figure, not the book's). The page pairs pipelining with ZeRO-1, as the GPU chapter does: ZeRO-3 would gather the weights again for every microbatch.",
-            count(mb),
+            "Pipelining is qualitative in the chapter. With {} a step, a GPipe/1F1B bubble of (stages − 1)/(microbatches + stages − 1) = {} idles the chips, and the step time and days include it (a usual figure, not the book's). The page pairs pipelining with ZeRO-1, as the GPU chapter does: ZeRO-3 would gather the weights again for every microbatch.",
+            if mb == 1.0 {
+                "1 microbatch".to_string()
+            } else {
+                format!("{} microbatches", count(mb))
+            },
             format::percent((f.x - 1.0) / (mb + f.x - 1.0))
         ));
     }

@@ -61,7 +61,7 @@ pub struct TrainView {
     /// The chapter's X_opt for mixed FSDP + TP on these chips.
     pub x_opt: String,
     /// The chapter's per-chip threshold for FSDP + TP at X_opt,
-    /// α² / (M_X·M_Y·F) with this split's M_X and M_Y.
+    /// α² / (M_X·M_Y·F), with the chapter's M_X = axes − 1 and M_Y = 1.
     pub threshold_opt: String,
     /// The chapter's conditions with the numbers, a sentence each.
     pub conditions: Vec<String>,
@@ -340,6 +340,11 @@ pub fn train_view(
         w_dcn,
         axis_name: axis.name,
         axis_kind: axis.kind,
+        node: if uniform || axis.per_chip() == fastest {
+            1.0
+        } else {
+            node
+        },
         wraps: axis.wraps,
         b,
         x,
@@ -363,7 +368,14 @@ pub fn train_view(
         notes.push(format!(
             "This mesh joins different links: a gather across them goes at the slower's pace, axis {}'s {} at {} a chip, shared by a node's {} chips: W = {} (the GPU chapter's W_node egress), with the axes counted as one (M = 1).",
             axis.name,
-            axis.kind.name(),
+            // A GPU's network between nodes is InfiniBand.
+            if axis.kind == LevelKind::Dcn
+                && links.axes.iter().any(|a| a.kind == LevelKind::NvLink)
+            {
+                "InfiniBand"
+            } else {
+                axis.kind.name()
+            },
             format::bandwidth(axis.per_chip()),
             count(node),
             format::bandwidth(w)
@@ -371,16 +383,17 @@ pub fn train_view(
     }
     if model.is_moe() {
         notes.push(format!(
-            "A mixture of experts: the per-layer test takes a layer as one expert's MLP (D, F), the chapter's dense layer; the FLOPs count the {} experts a token uses (6 · P_active · tokens), the memory all {}. Sharding the experts themselves is Part 7's expert parallelism.",
+            "A mixture of experts: the per-layer test takes a layer as one expert's MLP (D, F), the chapter's dense layer; the FLOPs count the {} experts a token uses (6 · P_active · tokens), the memory all {}. With every expert's weights gathered and k experts' math, the GPU chapter puts a mixture's DP and FSDP threshold E/k = {}× the dense one's. Sharding the experts themselves is Part 7's expert parallelism.",
             count(model.active),
-            count(model.experts)
+            count(model.experts),
+            format::sig(model.experts / model.active.max(1.0), 3)
         ));
     }
     // The bound is the chapter's test at peak FLOP/s; the step runs at the
     // MFU. Say so where the two rows beside each other point different ways.
     if per_layer.comms_bound() && rt.step_compute >= rt.step_comms {
         notes.push(format!(
-            "At peak FLOP/s a layer's comms outlast its math, so the chapter calls it comms-bound; at {} MFU the math takes longer than the comms, which hide behind it, so the compute sets the step.",
+            "At peak FLOP/s a layer's comms outlast its math: the chapter's test, on its layer of two D × F matrices, calls it comms-bound. The step's compute counts the whole model's FLOPs (6 · P_active · B: attention, a gated MLP's third matrix, every active expert) at {} MFU, and takes longer than the comms, which hide behind it: the compute sets the step.",
             format::percent(s.mfu)
         ));
     } else if !per_layer.comms_bound() && rt.step_comms > rt.step_compute {
