@@ -243,7 +243,7 @@ fn a_gpu_mesh_trains_at_its_slower_links_pace() {
         "{:?} {ib:?}",
         t.notes
     );
-    assert!(t.degrees.contains("M_X = 1 axes"), "{}", t.degrees);
+    assert!(t.degrees.contains("M_X = 1 axis)"), "{}", t.degrees);
     assert!(
         t.conditions[0].contains(
             "a node's egress, axis Y's InfiniBand at 50 GB/s a chip × the node's 8 chips"

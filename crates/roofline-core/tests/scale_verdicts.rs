@@ -184,7 +184,7 @@ fn the_chapters_threshold_alone_would_contradict_the_bound() {
     let t = v.train.as_ref().unwrap();
     assert!(
         t.degrees
-            .starts_with("X = 8 (M_X = 1 axes), Y = 8 (M_Y = 2)"),
+            .starts_with("X = 8 (M_X = 1 axis), Y = 8 (M_Y = 2)"),
         "{}",
         t.degrees
     );

@@ -7,7 +7,9 @@
 //! the bandwidth is the sum of the axes' (the book's `V / (W·N_axes)` when
 //! the axes are alike) and the hops add up (`T_min·Σ|X_i|/2`). An
 //! all-to-all over several axes is the book's `V·max(|X_i|)/(4·N·W)`: the
-//! largest axis's all-to-all of `V·max/N`.
+//! largest axis's all-to-all of `V·max/N`. Axes of different links (a
+//! GPU's NVLink and InfiniBand) go at the slower's pace, shared by a node:
+//! the GPU chapter's W_node egress.
 
 use crate::collective::{all_gather, all_reduce, all_to_all, Cost, LinkModel, Wiring};
 use crate::CoreError;
@@ -97,7 +99,8 @@ pub struct CollCost {
     /// Chips in the group (the product of the axes).
     pub chips: f64,
     /// Bytes/s each chip moves in it: the sum over the axes of each axis's
-    /// per-chip rate (both directions on a wrapped axis).
+    /// per-chip rate (both directions on a wrapped axis), or across
+    /// different links a node's egress ([`node_pace`]).
     pub rate: f64,
     /// The book's form: `max(latency, V / rate)` without (n − 1)/n.
     pub book_time: f64,
@@ -108,12 +111,63 @@ pub struct CollCost {
     pub switch_bytes: Option<f64>,
 }
 
+/// The pace of axes that join different links (a GPU's NVLink within a
+/// node, InfiniBand across nodes): what crosses the slower link goes at its
+/// pace, shared by the chips of a node (the axes of the fastest link), the
+/// GPU chapter's W_node egress (8 × 50 GB/s = 400 GB/s on H100).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct NodePace<'a> {
+    /// The axis of the slower link.
+    pub(crate) slow: &'a AxisLink,
+    /// Chips in a node: the product of the fastest link's axes.
+    pub(crate) node: f64,
+    /// The node's egress: the slower link's per-chip rate × `node`.
+    pub(crate) w: f64,
+}
+
+/// The [`NodePace`] of `axes`, or `None` when they are all one kind of
+/// link (their rates then add up).
+pub(crate) fn node_pace<'a>(axes: &[&'a AxisLink]) -> Option<NodePace<'a>> {
+    let first = axes.first()?;
+    if axes.iter().all(|a| a.kind == first.kind) {
+        return None;
+    }
+    let fastest = axes.iter().map(|a| a.per_chip()).fold(0.0, f64::max);
+    let node: f64 = axes
+        .iter()
+        .filter(|a| a.per_chip() == fastest)
+        .map(|a| a.size as f64)
+        .product();
+    let pace = |a: &AxisLink| {
+        if a.per_chip() == fastest {
+            a.per_chip()
+        } else {
+            a.per_chip() * node
+        }
+    };
+    let slow = axes
+        .iter()
+        .copied()
+        .min_by(|a, b| pace(a).total_cmp(&pace(b)))
+        .unwrap_or(first);
+    Some(NodePace {
+        slow,
+        node,
+        w: pace(slow),
+    })
+}
+
+/// Bytes/s a chip moves in a collective over `axes`: the sum of the axes'
+/// rates, or across different links the node's egress ([`node_pace`]).
+fn rate_of(axes: &[&AxisLink]) -> f64 {
+    node_pace(axes).map_or_else(|| axes.iter().map(|a| a.per_chip()).sum(), |p| p.w)
+}
+
 fn combined(axes: &[&AxisLink]) -> LinkModel {
-    let rate: f64 = axes.iter().map(|a| a.per_chip()).sum();
     let first = &axes[0].link;
     LinkModel {
         kind: first.kind,
-        one_way: rate,
+        one_way: rate_of(axes),
         wiring: Wiring::Ring,
         base_latency: axes.iter().map(|a| a.link.base_latency).fold(0.0, f64::max),
         hop_latency: first.hop_latency,
@@ -143,6 +197,20 @@ fn raw(op: CollOp, v: f64, axes: &[&AxisLink]) -> Cost {
     let mut c = match op {
         CollOp::AllGather | CollOp::ReduceScatter => all_gather(v, n, &combined(axes)),
         CollOp::AllReduce => all_reduce(v, n, &combined(axes)),
+        // Across nodes each node sends every other node its pieces once,
+        // through its egress: the GPU chapter's B·(M − 1)/(M²·W_node) for
+        // M nodes.
+        CollOp::AllToAll if node_pace(axes).is_some() => {
+            let p = node_pace(axes).map_or(1.0, |p| p.node);
+            let nodes = (n / p).max(1.0);
+            let link = LinkModel {
+                wiring: Wiring::Switch,
+                ..combined(axes)
+            };
+            let mut c = all_to_all(v, nodes, &link);
+            c.bytes_per_chip = (n - 1.0) / (n * n) * v;
+            c
+        }
         CollOp::AllToAll => {
             let big = axes
                 .iter()
@@ -179,7 +247,7 @@ pub fn collective(op: CollOp, v: f64, axes: &[&AxisLink]) -> Result<CollCost, Co
     }
     let cost = raw(op, v, axes);
     let per_byte = raw(op, 1.0, axes).bandwidth_time;
-    let rate: f64 = axes.iter().map(|a| a.per_chip()).sum();
+    let rate = rate_of(axes);
     let chips: f64 = axes.iter().map(|a| a.size as f64).product();
     let full = match op {
         CollOp::AllReduce => 2.0 * v / rate,

@@ -10,7 +10,7 @@
 //! has: FSDP 512 × TP 8 there is M_X = 2, M_Y = 1 (the chapter's
 //! M_X·M_Y = 2 for a 3-D mesh), where the script would count 3 + 1.
 
-use super::train::{conditions, layer, Conditions, LayerInput, Strategy};
+use super::train::{conditions, layer, Conditions, LayerInput, LayerTimes, Strategy};
 
 /// M_X and M_Y on a mesh of `axes` sizes (in order) for degrees `x`, `y`.
 pub fn axes_spanned(axes: &[u64], x: f64, y: f64) -> (f64, f64) {
@@ -94,17 +94,34 @@ pub fn choose(base: &LayerInput, axes: &[u64], n: f64, pods: f64) -> Plan {
     let alpha = base.c / base.w;
     let fsdp_need = alpha / all.max(1.0);
     words.push(format!(
-        "α = C / W = {}: {} tokens a chip ({} of batch over {} chips).",
+        "α = C / W = {}: {} tokens a chip ({} of batch over {}).",
         count(alpha),
         count(per_chip),
         count(base.batch),
-        count(n * pods)
+        super::words::chips(n * pods)
     ));
-    let mut plan = if per_chip > fsdp_need {
+    let fsdp_over = if all > 1.0 {
+        format!("FSDP over all {} axes", count(all))
+    } else {
+        "FSDP over the mesh's one axis".to_string()
+    };
+    let mut plan = if n * pods <= 1.0 {
+        words.push(
+            "One chip: no collectives, so it is compute-bound at any batch (memory is its limit)."
+                .to_string(),
+        );
+        Plan {
+            strategy: Strategy::Fsdp,
+            x: 1.0,
+            y: 1.0,
+            chips: 1.0,
+            compute_bound: true,
+            words: Vec::new(),
+        }
+    } else if per_chip > fsdp_need {
         words.push(format!(
-            "FSDP over all {} axes needs more than α / {} = {} tokens a chip, and has them: the chapter picks FSDP (ZeRO-3), the simplest plan that stays compute-bound.",
-            all,
-            all,
+            "{fsdp_over} needs more than α / {} = {} tokens a chip, and has them: the chapter picks FSDP (ZeRO-3), the simplest plan that stays compute-bound.",
+            count(all),
             count(fsdp_need)
         ));
         Plan {
@@ -118,29 +135,32 @@ pub fn choose(base: &LayerInput, axes: &[u64], n: f64, pods: f64) -> Plan {
     } else {
         words.push(format!(
             "Pure FSDP would need more than α / {} = {} tokens a chip: it would be comms-bound.",
-            all,
+            count(all),
             count(fsdp_need)
         ));
         let (mx0, my0) = chapter_axes(axes.len());
         let k = optimum(&LayerInput { pods, ..*base }, axes.len(), n);
         let x = nearest_pow2(k.x_opt).min(floor_pow2(n));
         let y = floor_pow2(n / x);
-        let (mx, my) = axes_spanned(axes, x, y);
-        let i = LayerInput {
-            x,
-            y,
-            mx,
-            my,
-            pods,
-            ..*base
+        // A split's forward layer at a pod's batch, with the axes it spans.
+        let at = |x: f64, y: f64| {
+            let (mx, my) = axes_spanned(axes, x, y);
+            layer(
+                Strategy::Mixed,
+                &LayerInput {
+                    x,
+                    y,
+                    mx,
+                    my,
+                    pods,
+                    ..LayerInput {
+                        batch: base.batch / pods,
+                        ..*base
+                    }
+                },
+            )
         };
-        let t = layer(
-            Strategy::Mixed,
-            &LayerInput {
-                batch: base.batch / pods,
-                ..i
-            },
-        );
+        let t = at(x, y);
         words.push(format!(
             "Mixed FSDP + TP is compute-bound above α² / (M_X·M_Y·F) = {} tokens a chip (M_X = {mx0}, M_Y = {my0}); the best FSDP degree is X_opt = √((B/F)·(M_X/M_Y)·N) = {}, rounded to the power of two {}, with TP {} (the largest power of two that fits): {} of the {} chips.",
             count(k.mixed_threshold),
@@ -150,33 +170,69 @@ pub fn choose(base: &LayerInput, axes: &[u64], n: f64, pods: f64) -> Plan {
             count(x * y),
             count(n)
         ));
-        if per_chip <= k.mixed_threshold {
-            words.push("Even so the batch is too small for these chips: every split is comms-bound. Fewer chips, or a larger batch, would be; the plan below is the least comms-bound.".to_string());
-        } else if t.comms_bound() {
-            // The threshold holds at X_opt itself; the power of two moves
-            // X off it, and the larger of the two comms outgrows the math.
-            // Whether another power-of-two split of these chips would do.
-            let other = splits(base, axes, x * y)
+        // Where the rounded split is comms-bound, the other power-of-two
+        // splits of the same chips (the table below), each with the axes
+        // it really spans: a compute-bound one nearest X_opt, else the one
+        // with the least comms.
+        let (mut px, mut py, mut pt) = (x, y, t);
+        if t.comms_bound() {
+            let others: Vec<(f64, f64, LayerTimes)> = splits(base, axes, x * y)
                 .iter()
-                .any(|sp| sp.crossover.is_some_and(|c| c <= base.batch / pods));
-            words.push(format!(
-                "The powers of two move X off X_opt, and this split is comms-bound: a layer's math takes {} against {} for FSDP's gathers and {} for TP's. {}",
+                .map(|sp| (sp.x, sp.y, at(sp.x, sp.y)))
+                .collect();
+            let off = |sx: f64| (sx / k.x_opt.max(1.0)).log2().abs();
+            let bound_free = others
+                .iter()
+                .filter(|o| !o.2.comms_bound())
+                .min_by(|a, b| off(a.0).total_cmp(&off(b.0)));
+            let least = others.iter().min_by(|a, b| a.2.t_ici.total_cmp(&b.2.t_ici));
+            let why = format!(
+                "in X = {}, Y = {}'s forward pass a layer's math takes {} against {} for FSDP's gathers and {} for TP's",
+                count(x),
+                count(y),
                 crate::format::seconds(t.t_math),
                 crate::format::seconds(t.t_fsdp),
-                crate::format::seconds(t.t_tp),
-                if other {
-                    "Another power-of-two split (in the table below) would be compute-bound."
-                } else {
-                    "No power-of-two split of these chips is compute-bound at this batch: a larger batch, or fewer chips, would be."
+                crate::format::seconds(t.t_tp)
+            );
+            let pick = match bound_free {
+                Some(o) => {
+                    words.push(format!(
+                        "The powers of two move X off X_opt, and this split is comms-bound: {why}. The split X = {}, Y = {} (in the table below) is compute-bound at this batch: the plan takes it.",
+                        count(o.0),
+                        count(o.1)
+                    ));
+                    Some(*o)
                 }
-            ));
+                None if per_chip <= k.mixed_threshold => {
+                    words.push("Even so the batch is too small for these chips: every split is comms-bound. Fewer chips, or a larger batch, would be.".to_string());
+                    least.copied()
+                }
+                None => {
+                    words.push(format!(
+                        "The powers of two move X off X_opt, and this split is comms-bound: {why}. No power-of-two split of these chips is compute-bound at this batch: a larger batch, or fewer chips, would be."
+                    ));
+                    least.copied()
+                }
+            };
+            if let Some((ox, oy, ot)) = pick {
+                if bound_free.is_none() && (ox, oy) != (x, y) {
+                    words.push(format!(
+                        "The split with the least comms, X = {}, Y = {} ({} against {} of math), is the plan.",
+                        count(ox),
+                        count(oy),
+                        crate::format::seconds(ot.t_ici),
+                        crate::format::seconds(ot.t_math)
+                    ));
+                }
+                (px, py, pt) = (ox, oy, ot);
+            }
         }
         Plan {
             strategy: Strategy::Mixed,
-            x,
-            y,
-            chips: x * y,
-            compute_bound: !t.comms_bound(),
+            x: px,
+            y: py,
+            chips: px * py,
+            compute_bound: !pt.comms_bound(),
             words: Vec::new(),
         }
     };

@@ -9,7 +9,7 @@ use crate::op::Sizes;
 use crate::CoreError;
 
 use super::array::{axes_size, ShardedArray};
-use super::coll::{collective, CollCost, CollOp};
+use super::coll::{collective, node_pace, CollCost, CollOp};
 use super::mesh::{AxisLink, MeshLinks};
 
 /// A collective on an array, costed.
@@ -239,7 +239,17 @@ fn derive(
     for a in axes {
         d.push(axis_words(a));
     }
-    if axes.len() > 1 {
+    let mixed = node_pace(axes);
+    if let Some(p) = mixed {
+        d.push(format!(
+            "These axes join different links: what crosses axis {}'s {} goes at its pace, {} a chip, shared by a node's {} chips: W = {} (the GPU chapter's W_node egress), not the links' sum.",
+            p.slow.name,
+            p.slow.kind,
+            format::bandwidth(p.slow.per_chip()),
+            format::count(p.node),
+            format::bandwidth(c.rate)
+        ));
+    } else if axes.len() > 1 {
         d.push(format!(
             "Over {} axes at once each chip uses all their links: W = {} in all (the book's W·N_axes).",
             axes.len(),
@@ -265,6 +275,32 @@ fn derive(
         CollOp::AllReduce => format!(
             "An AllReduce is a ReduceScatter then an AllGather, so each chip sends 2(n − 1)/n of V: {per}; ÷ W = {bw}. This 2 is the two collectives: the book's 2V / W."
         ),
+        CollOp::AllToAll if mixed.is_some() => {
+            let nodes = n / mixed.map_or(1.0, |p| p.node);
+            format!(
+                "Each chip keeps 1/n of its shard and sends the rest ({per}); across {} nodes each node sends every other its pieces once through its egress, the GPU chapter's V·(M − 1)/(M²·W_node) = {bw}.",
+                format::count(nodes)
+            )
+        }
+        CollOp::AllToAll if axes.len() > 1 => {
+            // The book's form over several axes: the largest axis's
+            // all-to-all of V·max/N.
+            let big = axes.iter().map(|a| a.size).max().unwrap_or(1);
+            let gather = collective(CollOp::AllGather, v, axes)
+                .map_or(0.0, |g| g.cost.bandwidth_time);
+            let share = if gather > 0.0 {
+                format!(
+                    ", about 1/{} of an AllGather over the same axes ({})",
+                    format::count((gather / c.cost.bandwidth_time).round()),
+                    format::seconds(gather)
+                )
+            } else {
+                String::new()
+            };
+            format!(
+                "Each chip keeps 1/n of its shard and sends the rest ({per}); over several axes the largest (|X| = {big}) sets the pace, the book's V·max(|X_i|) / (4·N·W_axis) = {bw}{share}."
+            )
+        }
         CollOp::AllToAll => {
             use crate::collective::Wiring;
             let link = &axes[0].link;
@@ -289,8 +325,13 @@ fn derive(
         }
     ));
     d.push(format!(
-        "Time = bytes' time + latency = {}; the book's max(latency, V / W) = {}. It is {}-bound{}.",
+        "Time = bytes' time + latency = {}; the book's max(latency, {}) = {}. It is {}-bound{}.",
         format::seconds(c.cost.time),
+        match op {
+            CollOp::AllReduce => "2V / W",
+            CollOp::AllToAll => "the AllToAll's form above",
+            _ => "V / W",
+        },
         format::seconds(c.book_time),
         c.bound.key(),
         match c.switch_bytes {

@@ -65,10 +65,10 @@ pub(crate) fn conditions_words(f: &Facts) -> Vec<String> {
             // Pipelining's Y is each stage's data-parallel degree, its X
             // the stages: a stage's Y chips run the whole batch.
             format!(
-                "DP and FSDP: compute-bound when the batch over the data-parallel chips exceeds α / M = {} tokens a chip; here each stage's Y = {} chips (over M = {} axes) share all B: B/Y = {}.",
+                "DP and FSDP: compute-bound when the batch over the data-parallel chips exceeds α / M = {} tokens a chip; here each stage's Y = {} (over M = {}) share all B: B/Y = {}.",
                 count(f.k.dp_threshold),
-                count(f.y),
-                count(f.mx),
+                super::words::chips(f.y),
+                super::words::axes(f.mx),
                 count(f.b / f.y.max(1.0))
             )
         } else {

@@ -131,31 +131,15 @@ pub fn train_view(
         .axes
         .first()
         .ok_or(("mesh", "the mesh has no axis".to_string()))?;
-    let uniform = links.axes.iter().all(|a| a.kind == first.kind);
-    let fastest = links.axes.iter().map(|a| a.per_chip()).fold(0.0, f64::max);
-    let node: f64 = links
-        .axes
-        .iter()
-        .filter(|a| a.per_chip() == fastest)
-        .map(|a| a.size as f64)
-        .product();
-    let pace = |a: &super::mesh::AxisLink| {
-        if uniform || a.per_chip() == fastest {
-            a.per_chip()
-        } else {
-            a.per_chip() * node
-        }
+    let all: Vec<&super::mesh::AxisLink> = links.axes.iter().collect();
+    let mixed = super::coll::node_pace(&all);
+    let uniform = mixed.is_none();
+    let (axis, w, node) = match mixed {
+        // The node's chips share W only when the slower link sets it.
+        Some(p) if p.w != p.slow.per_chip() => (p.slow, p.w, p.node),
+        Some(p) => (p.slow, p.w, 1.0),
+        None => (first, first.per_chip(), 1.0),
     };
-    let axis = if uniform {
-        first
-    } else {
-        links
-            .axes
-            .iter()
-            .min_by(|a, b| pace(a).total_cmp(&pace(b)))
-            .unwrap_or(first)
-    };
-    let w = pace(axis);
     // Axes that do not add up count as one: M is 1 whatever the degree.
     let sizes: Vec<u64> = if uniform {
         links.mesh.axes.iter().map(|a| a.size).collect()
@@ -340,11 +324,7 @@ pub fn train_view(
         w_dcn,
         axis_name: axis.name,
         axis_kind: axis.kind,
-        node: if uniform || axis.per_chip() == fastest {
-            1.0
-        } else {
-            node
-        },
+        node,
         wraps: axis.wraps,
         b,
         x,
@@ -381,12 +361,20 @@ pub fn train_view(
             format::bandwidth(w)
         ));
     }
+    let moe_factor = model.experts / model.active.max(1.0);
     if model.is_moe() {
         notes.push(format!(
-            "A mixture of experts: the per-layer test takes a layer as one expert's MLP (D, F), the chapter's dense layer; the FLOPs count the {} experts a token uses (6 · P_active · tokens), the memory all {}. With every expert's weights gathered and k experts' math, the GPU chapter puts a mixture's DP and FSDP threshold E/k = {}× the dense one's. Sharding the experts themselves is Part 7's expert parallelism.",
+            "A mixture of experts: the per-layer test takes a layer as one expert's MLP (D, F), the chapter's dense layer, and the bound above uses it; the FLOPs count the {} experts a token uses (6 · P_active · tokens), the memory all {}. With every expert's weights gathered and k experts' math, the GPU chapter puts a mixture's DP and FSDP threshold E/k = {}× the dense one's: {} tokens a chip, against {} here, by which the batch is {}. Sharding the experts themselves is Part 7's expert parallelism.",
             count(model.active),
             count(model.experts),
-            format::sig(model.experts / model.active.max(1.0), 3)
+            format::sig(moe_factor, 3),
+            count(k.dp_threshold * moe_factor),
+            count(b / chips_used),
+            if b / chips_used > k.dp_threshold * moe_factor {
+                "above it"
+            } else {
+                "below it: comms-bound by that estimate"
+            }
         ));
     }
     // The bound is the chapter's test at peak FLOP/s; the step runs at the
@@ -455,17 +443,27 @@ pub fn train_view(
     ];
     let mut plan_words = plan.words.clone();
     plan_words.push(format!(
-        "The plan: {} with X = {}, Y = {} on {} chips, {}.",
+        "The plan: {} with X = {}, Y = {} on {}, {}.",
         plan.strategy.name(),
         count(plan.x),
         count(plan.y),
-        count(plan.chips),
+        super::words::chips(plan.chips),
         if plan.compute_bound {
             "compute-bound"
         } else {
             "comms-bound"
         }
     ));
+    // The chapter asks whether a plan fits before its comms; the plan
+    // above weighs the comms alone.
+    if fits == "no" && hbm > 0.0 && min.is_finite() {
+        plan_words.push(format!(
+            "It weighs the comms, not memory: as set, {} a chip does not fit {} of HBM, and the run needs at least {} to hold it (the fewest chips, below).",
+            format::bytes(per_chip),
+            format::bytes(hbm),
+            super::words::chips(min)
+        ));
+    }
     Ok(TrainView {
         tokens_per_chip: count(b / chips_used),
         threshold: match thr {
@@ -482,10 +480,10 @@ pub fn train_view(
         strategy: strat.name(),
         degrees: if strat == Strategy::Pp {
             format!(
-                "X = {} stages, each Y = {} chips in data parallelism (over M = {} axes){}",
+                "X = {} stages, each Y = {} in data parallelism (over M = {}){}",
                 count(x),
-                count(y),
-                count(mx),
+                super::words::chips(y),
+                super::words::axes(mx),
                 if s.x.is_none() && s.y.is_none() {
                     "; derived from the mesh"
                 } else {
@@ -494,9 +492,9 @@ pub fn train_view(
             )
         } else {
             format!(
-                "X = {} (M_X = {} axes), Y = {} (M_Y = {}){}",
+                "X = {} (M_X = {}), Y = {} (M_Y = {}){}",
                 count(x),
-                count(mx),
+                super::words::axes(mx),
                 count(y),
                 count(my),
                 if s.x.is_none() && s.y.is_none() {
@@ -520,13 +518,21 @@ pub fn train_view(
             format!("{} ({})", count(params), crate::model::params_text(params))
         },
         layer_math: format::seconds(per_layer.t_math),
-        layer_comms: format!(
-            "{} (FSDP {}, TP {}, DCN {})",
-            format::seconds(per_layer.t_comms()),
-            format::seconds(per_layer.t_fsdp),
-            format::seconds(per_layer.t_tp),
-            format::seconds(per_layer.t_dcn)
-        ),
+        layer_comms: match strat {
+            // DP's and a pipeline stage's comms are the gradients'
+            // AllReduce, neither FSDP's gathers nor TP's.
+            Strategy::Dp | Strategy::Pp => format!(
+                "{} (the gradients' AllReduce)",
+                format::seconds(per_layer.t_comms())
+            ),
+            _ => format!(
+                "{} (FSDP {}, TP {}, DCN {})",
+                format::seconds(per_layer.t_comms()),
+                format::seconds(per_layer.t_fsdp),
+                format::seconds(per_layer.t_tp),
+                format::seconds(per_layer.t_dcn)
+            ),
+        },
         step_compute: format::seconds(rt.step_compute),
         step_comms: format::seconds(rt.step_comms),
         per_step: format!(
@@ -574,11 +580,25 @@ pub fn train_view(
         plan: plan_words,
         notes,
         roofline: roofline(&split),
-        crossover: match cross {
-            Some(v) if v > 0.0 => format!("compute-bound above {} tokens", count(v)),
-            Some(_) => "compute-bound at any batch".to_string(),
-            None => "comms-bound at any batch: TP beyond its limit".to_string(),
-        },
+        crossover: format!(
+            "{}{}",
+            // The chart and the table walk FSDP × TP splits: under another
+            // strategy, the plan's.
+            if strat == Strategy::Pods || strat == Strategy::Mixed {
+                String::new()
+            } else {
+                format!(
+                    "the plan's FSDP {} × TP {}: ",
+                    count(split.x),
+                    count(split.y)
+                )
+            },
+            match cross {
+                Some(v) if v > 0.0 => format!("compute-bound above {} tokens", count(v)),
+                Some(_) => "compute-bound at any batch".to_string(),
+                None => "comms-bound at any batch: TP beyond its limit".to_string(),
+            }
+        ),
         splits: rows,
     })
 }

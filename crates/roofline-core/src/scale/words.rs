@@ -44,3 +44,18 @@ pub const WHY: [(&str, &str); 8] = [
 pub fn why(key: &str) -> Option<&'static str> {
     WHY.iter().find(|(k, _)| *k == key).map(|(_, a)| *a)
 }
+
+/// `n` chips, with the noun agreeing: "1 chip", "8,960 chips".
+pub(crate) fn chips(n: f64) -> String {
+    counted(n, "chip", "chips")
+}
+
+/// `n` axes, with the noun agreeing: "1 axis", "3 axes".
+pub(crate) fn axes(n: f64) -> String {
+    counted(n, "axis", "axes")
+}
+
+fn counted(n: f64, one: &str, many: &str) -> String {
+    let noun = if n == 1.0 { one } else { many };
+    format!("{} {noun}", crate::format::count(n))
+}
