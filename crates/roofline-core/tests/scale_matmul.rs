@@ -90,6 +90,12 @@ fn case_2_gathers_the_split_input_first() {
         .find(|w| w.starts_with("The alternative"))
         .unwrap();
     assert!(alt.contains("faster"), "{alt}");
+    // The case's own sentence does not say the opposite.
+    assert!(
+        !m.words[0].contains("usually moves more bytes"),
+        "{}",
+        m.words[0]
+    );
     // Sharding's Question 6b, A[I_X, J] · B[J_X, K_Y]: the other input, A,
     // already has X on I, so it cannot be sliced on J over X too: no
     // alternative is offered.

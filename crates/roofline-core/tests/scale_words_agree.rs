@@ -199,8 +199,34 @@ fn a_mixtures_threshold_and_a_plan_that_does_not_fit_are_said() {
     assert_eq!(v.value("train-fits"), Some("no"));
     let t = v.train.as_ref().unwrap();
     assert!(
-        t.plan.iter().any(|p| p.contains("does not fit")),
+        t.plan
+            .iter()
+            .any(|p| p.contains("does not fit") && p.contains("fits on 281 chips or more")),
         "{:?}",
         t.plan
+    );
+}
+
+/// v5p 16×20×28, LLaMA-3-70B, 67,108,864 tokens: the plan is FSDP over all
+/// 8960 chips, an X that is no power of two; its split is still a row of
+/// the table, and the one marked.
+#[test]
+fn the_plans_split_is_a_row_of_the_table() {
+    let v = train(
+        "v5p",
+        "X:16,Y:20,Z:28",
+        "llama3-70b",
+        Strategy::Fsdp,
+        67_108_864.0,
+    );
+    let t = v.train.as_ref().unwrap();
+    let chosen: Vec<_> = t.splits.iter().filter(|r| r.chosen).collect();
+    assert_eq!(chosen.len(), 1, "{:?}", t.splits);
+    assert_eq!(chosen[0].label, "FSDP 8960 × TP 1");
+    assert!(
+        t.crossover
+            .starts_with("the plan's FSDP 8960 × TP 1: compute-bound above"),
+        "{}",
+        t.crossover
     );
 }

@@ -157,6 +157,17 @@ pub(crate) fn node_pace<'a>(axes: &[&'a AxisLink]) -> Option<NodePace<'a>> {
     })
 }
 
+/// The name of `axis`'s link among `axes`: a GPU's network between its
+/// NVLink nodes is InfiniBand.
+pub(crate) fn link_name(axis: &AxisLink, axes: &[&AxisLink]) -> &'static str {
+    if axis.kind == crate::LevelKind::Dcn && axes.iter().any(|a| a.kind == crate::LevelKind::NvLink)
+    {
+        "InfiniBand"
+    } else {
+        axis.kind.name()
+    }
+}
+
 /// Bytes/s a chip moves in a collective over `axes`: the sum of the axes'
 /// rates, or across different links the node's egress ([`node_pace`]).
 fn rate_of(axes: &[&AxisLink]) -> f64 {

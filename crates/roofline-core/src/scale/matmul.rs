@@ -235,7 +235,7 @@ pub fn sharded_matmul(
             (0, ja.clone())
         };
         words.push(format!(
-            "Case 2: one input is split on the summed dimension over {}. AllGather it over {} before the local matmul (the alternative, multiplying locally then AllReducing, usually moves more bytes).",
+            "Case 2: one input is split on the summed dimension over {}. AllGather it over {} before the local matmul (the alternative, if there is one, is weighed below).",
             ax.iter().collect::<String>(),
             ax.iter().collect::<String>()
         ));

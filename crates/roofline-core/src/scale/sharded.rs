@@ -244,7 +244,7 @@ fn derive(
         d.push(format!(
             "These axes join different links: what crosses axis {}'s {} goes at its pace, {} a chip, shared by a node's {} chips: W = {} (the GPU chapter's W_node egress), not the links' sum.",
             p.slow.name,
-            p.slow.kind,
+            super::coll::link_name(p.slow, axes),
             format::bandwidth(p.slow.per_chip()),
             format::count(p.node),
             format::bandwidth(c.rate)

@@ -348,14 +348,7 @@ pub fn train_view(
         notes.push(format!(
             "This mesh joins different links: a gather across them goes at the slower's pace, axis {}'s {} at {} a chip, shared by a node's {} chips: W = {} (the GPU chapter's W_node egress), with the axes counted as one (M = 1).",
             axis.name,
-            // A GPU's network between nodes is InfiniBand.
-            if axis.kind == LevelKind::Dcn
-                && links.axes.iter().any(|a| a.kind == LevelKind::NvLink)
-            {
-                "InfiniBand"
-            } else {
-                axis.kind.name()
-            },
+            super::coll::link_name(axis, &all),
             format::bandwidth(axis.per_chip()),
             count(node),
             format::bandwidth(w)
@@ -423,7 +416,25 @@ pub fn train_view(
     let cross = crossover(&split).map(whole);
     // The splits of the chips the split shown uses (8192 of 8960 for
     // the chapter's LLaMA-3 plan), so that it is one of them.
-    let rows = splits(&base, &sizes, split.x * split.y)
+    let mut all_splits = splits(&base, &sizes, split.x * split.y);
+    // A split whose X is no power of two (FSDP over 8960 chips) is a row
+    // too, first, so that the split shown is always in the table.
+    if !all_splits
+        .iter()
+        .any(|sp| sp.x == split.x && sp.y == split.y)
+    {
+        all_splits.insert(
+            0,
+            super::plan::Split {
+                x: split.x,
+                y: split.y,
+                mx: split.mx,
+                my: split.my,
+                crossover: crossover(&split),
+            },
+        );
+    }
+    let rows = all_splits
         .into_iter()
         .map(|sp| {
             let c = sp.crossover.map(whole);
@@ -458,7 +469,7 @@ pub fn train_view(
     // above weighs the comms alone.
     if fits == "no" && hbm > 0.0 && min.is_finite() {
         plan_words.push(format!(
-            "It weighs the comms, not memory: as set, {} a chip does not fit {} of HBM, and the run needs at least {} to hold it (the fewest chips, below).",
+            "It weighs the comms, not memory: as set, {} a chip does not fit {} of HBM; with every state split over the chips (ZeRO-3) the run fits on {} or more (the fewest chips, below).",
             format::bytes(per_chip),
             format::bytes(hbm),
             super::words::chips(min)
