@@ -268,7 +268,7 @@ pub fn scale_page(w: Wiring) -> impl IntoView {
                         {row(sview, "Bytes each chip sends", "scale-coll-bytes", |v| v.collective.as_ref().map(|c| c.bytes.clone()).unwrap_or_default())}
                         {row(sview, "Time", "scale-coll-time", |v| v.collective.as_ref().map(|c| c.time.clone()).unwrap_or_default())}
                         {row(sview, "Bound", "scale-coll-bound", |v| v.collective.as_ref().map(|c| c.bound.to_string()).unwrap_or_default())}
-                        {row(sview, "The book's max(latency, V / W)", "", |v| v.collective.as_ref().map(|c| c.book_time.clone()).unwrap_or_default())}
+                        {row(sview, "The book's time: max(latency, bandwidth term)", "", |v| v.collective.as_ref().map(|c| c.book_time.clone()).unwrap_or_default())}
                         {row(sview, "Latency and bandwidth meet at", "", |v| v.collective.as_ref().map(|c| c.switch.clone()).unwrap_or_default())}
                         {row(sview, "Every axis wrapped / none", "", |v| v.collective.as_ref().map(|c| format!("{} / {}", c.wrapped, c.unwrapped)).unwrap_or_default())}
                     </tbody></table>

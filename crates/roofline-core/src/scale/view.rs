@@ -54,7 +54,8 @@ pub struct CollView {
     pub bytes: String,
     /// The time (latency + bytes' time).
     pub time: String,
-    /// The book's max(latency, V / W).
+    /// The book's max(latency, its bandwidth term): V / W, 2V / W for an
+    /// AllReduce, the AllToAll's own form.
     pub book_time: String,
     /// `latency` or `bandwidth`.
     pub bound: &'static str,
