@@ -153,10 +153,8 @@ pub fn choose(base: &LayerInput, axes: &[u64], n: f64, pods: f64) -> Plan {
                     mx,
                     my,
                     pods,
-                    ..LayerInput {
-                        batch: base.batch / pods,
-                        ..*base
-                    }
+                    batch: base.batch / pods,
+                    ..*base
                 },
             )
         };
