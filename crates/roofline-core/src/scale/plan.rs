@@ -153,8 +153,10 @@ pub fn choose(base: &LayerInput, axes: &[u64], n: f64, pods: f64) -> Plan {
                     mx,
                     my,
                     pods,
-                    batch: base.batch / pods,
-                    ..*base
+                    ..LayerInput {
+                        batch: base.batch / pods,
+                        ..*base
+                    }
                 },
             )
         };

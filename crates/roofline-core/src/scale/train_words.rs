@@ -40,34 +40,25 @@ pub(crate) struct Facts {
 /// The chapter's conditions, each with its numbers.
 pub(crate) fn conditions_words(f: &Facts) -> Vec<String> {
     let mut conds = vec![
-        {
-            // Which W: a GPU node's egress, or the axis's own link.
-            let (name, what) = if f.node > 1.0 {
-                (
-                    "W",
-                    format!(
-                        "a node's egress, axis {}'s InfiniBand at {} a chip × the node's {} chips",
-                        f.axis_name,
-                        format::bandwidth(f.w / f.node),
-                        count(f.node)
-                    ),
-                )
-            } else {
-                (
-                    "W_ici",
-                    format!(
-                        "axis {}'s {} per chip, {}",
-                        f.axis_name,
-                        f.axis_kind,
-                        if f.wraps { "both directions, as it wraps" } else { "one direction" }
-                    ),
-                )
-            };
+        if f.node > 1.0 {
             format!(
-                "α = C / {name} = {} / {} = {} (W: {what}).",
+                "α = C / W = {} / {} = {} (W: a node's egress, axis {}'s InfiniBand at {} a chip × the node's {} chips).",
                 format::flops_rate(f.c),
                 format::bandwidth(f.w),
-                count(f.k.alpha)
+                count(f.k.alpha),
+                f.axis_name,
+                format::bandwidth(f.w / f.node),
+                count(f.node)
+            )
+        } else {
+            format!(
+                "α = C / W_ici = {} / {} = {} (W: axis {}'s {} per chip, {}).",
+                format::flops_rate(f.c),
+                format::bandwidth(f.w),
+                count(f.k.alpha),
+                f.axis_name,
+                f.axis_kind,
+                if f.wraps { "both directions, as it wraps" } else { "one direction" }
             )
         },
         if f.strat == Strategy::Pp {
