@@ -55,7 +55,8 @@
 // Modules: common.mjs (shared helpers), chromium.mjs (first chart, slow
 // link, redraw), measure-paste.mjs (10,000 measured kernels), cold.mjs
 // (cold start and the peer page), lighthouse.mjs, report.mjs (the printed
-// report) and compare.mjs (--compare).
+// report) and compare.mjs (--compare). bench/paint-floor.mjs, run on its
+// own, measures the first paint's floor the cold-start goals are read against.
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
