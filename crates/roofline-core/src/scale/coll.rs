@@ -157,6 +157,38 @@ pub(crate) fn node_pace<'a>(axes: &[&'a AxisLink]) -> Option<NodePace<'a>> {
     })
 }
 
+/// How `p` sets the W of `axes`, in words: the slower link's rate shared by
+/// a node's chips (the GPU chapter's W_node egress), or, when a node's
+/// egress is faster than the fast link itself, the fast link.
+pub(crate) fn pace_words(p: &NodePace, axes: &[&AxisLink]) -> String {
+    let bw = crate::format::bandwidth;
+    let fast = p.slow.per_chip();
+    match axes.iter().find(|a| a.per_chip() < fast) {
+        // The node's egress outpaces the fast link: the fast link binds.
+        Some(out) if p.w == fast => format!(
+            "a node's {} share an {} egress of {} × {} = {}, more than axis {}'s {} at {} a chip, so the {} sets the pace: W = {}",
+            super::words::chips(p.node),
+            link_name(out, axes),
+            crate::format::count(p.node),
+            bw(out.per_chip()),
+            bw(out.per_chip() * p.node),
+            p.slow.name,
+            link_name(p.slow, axes),
+            bw(fast),
+            link_name(p.slow, axes),
+            bw(p.w)
+        ),
+        _ => format!(
+            "what crosses axis {}'s {} goes at its pace, {} a chip, shared by a node's {}: W = {} (the GPU chapter's W_node egress)",
+            p.slow.name,
+            link_name(p.slow, axes),
+            bw(p.slow.per_chip()),
+            super::words::chips(p.node),
+            bw(p.w)
+        ),
+    }
+}
+
 /// The name of `axis`'s link among `axes`: a GPU's network between its
 /// NVLink nodes is InfiniBand.
 pub(crate) fn link_name(axis: &AxisLink, axes: &[&AxisLink]) -> &'static str {
@@ -165,6 +197,18 @@ pub(crate) fn link_name(axis: &AxisLink, axes: &[&AxisLink]) -> &'static str {
         "InfiniBand"
     } else {
         axis.kind.name()
+    }
+}
+
+/// The axes of `axes` that carry data: those of more than one chip (an axis
+/// of one chip has no neighbour to send to, so it adds no bandwidth, hop or
+/// link kind), or the first axis when none has more.
+pub(crate) fn carrying<'a>(axes: &[&'a AxisLink]) -> Vec<&'a AxisLink> {
+    let more: Vec<&AxisLink> = axes.iter().copied().filter(|a| a.size > 1).collect();
+    if more.is_empty() {
+        axes.iter().copied().take(1).collect()
+    } else {
+        more
     }
 }
 
@@ -256,6 +300,7 @@ pub fn collective(op: CollOp, v: f64, axes: &[&AxisLink]) -> Result<CollCost, Co
             "the array's bytes are not a finite size".to_string(),
         ));
     }
+    let axes = &carrying(axes)[..];
     let cost = raw(op, v, axes);
     let per_byte = raw(op, 1.0, axes).bandwidth_time;
     let rate = rate_of(axes);
@@ -309,6 +354,7 @@ pub fn series(op: CollOp, axes: &[&AxisLink]) -> Vec<CollPoint> {
     if axes.is_empty() {
         return Vec::new();
     }
+    let axes = &carrying(axes)[..];
     let steps = 8 * POINTS_PER_DECADE;
     (0..=steps)
         .map(|i| {

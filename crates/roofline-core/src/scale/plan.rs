@@ -94,9 +94,9 @@ pub fn choose(base: &LayerInput, axes: &[u64], n: f64, pods: f64) -> Plan {
     let alpha = base.c / base.w;
     let fsdp_need = alpha / all.max(1.0);
     words.push(format!(
-        "α = C / W = {}: {} tokens a chip ({} of batch over {}).",
+        "α = C / W = {}: {} a chip ({} of batch over {}).",
         count(alpha),
-        count(per_chip),
+        super::words::counted(per_chip, "token", "tokens"),
         count(base.batch),
         super::words::chips(n * pods)
     ));

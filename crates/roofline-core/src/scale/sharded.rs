@@ -153,12 +153,34 @@ pub fn array_collective(
         .collect();
     let v = global / axes_size(&outside, &links.mesh);
     let local_in = global / axes_size(&input.axes(), &links.mesh);
+    // An axis of one chip carries nothing: the cost is over the others.
+    let idle: Vec<char> = chosen
+        .iter()
+        .filter(|a| a.size == 1 && chosen.len() > 1)
+        .map(|a| a.name)
+        .collect();
+    let chosen = super::coll::carrying(&chosen);
     let cost = collective(op, v, &chosen)?;
     let w: Vec<AxisLink> = chosen.iter().map(|a| a.with_wrap(true)).collect();
     let u: Vec<AxisLink> = chosen.iter().map(|a| a.with_wrap(false)).collect();
     let wrapped = collective(op, v, &w.iter().collect::<Vec<_>>())?;
     let unwrapped = collective(op, v, &u.iter().collect::<Vec<_>>())?;
     let mut derivation = derive(op, input, &output, v, &chosen, &cost);
+    if !idle.is_empty() {
+        derivation.insert(
+            2,
+            format!(
+                "{} {} one chip: no neighbour to send to, so {} no link, hop or bandwidth.",
+                super::words::axes_named(&idle),
+                if idle.len() == 1 { "has" } else { "each have" },
+                if idle.len() == 1 {
+                    "it adds"
+                } else {
+                    "they add"
+                }
+            ),
+        );
+    }
     if chosen
         .iter()
         .any(|a| a.link.wiring != crate::collective::Wiring::Switch)
@@ -207,7 +229,13 @@ fn axis_words(a: &AxisLink) -> String {
             format::bandwidth(a.one_way)
         )
     };
-    format!("Axis {} ({} chips, {}): {}.", a.name, a.size, a.kind, rate)
+    format!(
+        "Axis {} ({}, {}): {}.",
+        a.name,
+        super::words::chips(a.size as f64),
+        a.kind,
+        rate
+    )
 }
 
 fn derive(
@@ -242,12 +270,8 @@ fn derive(
     let mixed = node_pace(axes);
     if let Some(p) = mixed {
         d.push(format!(
-            "These axes join different links: what crosses axis {}'s {} goes at its pace, {} a chip, shared by a node's {} chips: W = {} (the GPU chapter's W_node egress), not the links' sum.",
-            p.slow.name,
-            super::coll::link_name(p.slow, axes),
-            format::bandwidth(p.slow.per_chip()),
-            format::count(p.node),
-            format::bandwidth(c.rate)
+            "These axes join different links: {}, not the links' sum.",
+            super::coll::pace_words(&p, axes)
         ));
     } else if axes.len() > 1 {
         d.push(format!(

@@ -134,8 +134,8 @@ pub(crate) fn notes(f: &Facts) -> Vec<String> {
     }
     if f.b < f.chips_used {
         notes.push(format!(
-            "The batch ({} tokens) is smaller than the chips ({}): some chips would have no token.",
-            count(f.b),
+            "The batch ({}) is smaller than the chips ({}): some chips would have no token.",
+            super::words::counted(f.b, "token", "tokens"),
             count(f.chips_used)
         ));
     }

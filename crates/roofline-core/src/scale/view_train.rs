@@ -93,14 +93,41 @@ pub struct TrainView {
 
 type Err = (&'static str, String);
 
-/// Days with 3 significant digits (`44.7`), whole beyond a thousand, in
-/// the book's scientific form beyond a billion.
+/// A run's length in days with 3 significant digits (`44.7 days`), whole
+/// beyond a thousand, in the book's scientific form beyond a billion; under
+/// a hundredth of a day, as a time (`105 µs`), not a long decimal.
 fn days_text(d: f64) -> String {
-    if d.abs() < 1000.0 {
-        format::sig(d, 3)
+    if d.abs() < 0.01 {
+        format::seconds(d * 86_400.0)
+    } else if d.abs() < 1000.0 {
+        format!("{} days", format::sig(d, 3))
     } else {
-        count(d)
+        format!("{} days", count(d))
     }
+}
+
+/// `a` and `b` as bytes, with the digits it takes to tell them apart when
+/// they differ: `96.04 GB` against `96 GB`, where three digits would show
+/// `96 GB` against `96 GB` beside a verdict that they differ.
+fn bytes_apart(a: f64, b: f64) -> (String, String) {
+    let (sa, sb) = (format::bytes(a), format::bytes(b));
+    if sa != sb || a == b {
+        return (sa, sb);
+    }
+    let (scale, unit) = [(1e12, "TB"), (1e9, "GB"), (1e6, "MB"), (1e3, "kB")]
+        .into_iter()
+        .find(|(scale, _)| b.abs() >= *scale)
+        .unwrap_or((1.0, "bytes"));
+    for digits in 4..=9 {
+        let (ta, tb) = (
+            format::sig(a / scale, digits),
+            format::sig(b / scale, digits),
+        );
+        if ta != tb {
+            return (format!("{ta} {unit}"), format!("{tb} {unit}"));
+        }
+    }
+    (sa, sb)
 }
 
 /// The training view of state `s` on `links` and `chip`, for `model`.
@@ -127,22 +154,27 @@ pub fn train_view(
     // slower, whose chips share it within a node: the GPU chapter's
     // W_node egress, a GPU's InfiniBand × the node's GPUs (8 × 50 GB/s =
     // 400 GB/s on H100), and its axes count as one (M = 1).
-    let first = links
-        .axes
+    // Axes of one chip carry nothing (no neighbour): W and M count the
+    // others, as the collectives do.
+    let all = super::coll::carrying(&links.axes.iter().collect::<Vec<_>>());
+    let first = *all
         .first()
         .ok_or(("mesh", "the mesh has no axis".to_string()))?;
-    let all: Vec<&super::mesh::AxisLink> = links.axes.iter().collect();
     let mixed = super::coll::node_pace(&all);
     let uniform = mixed.is_none();
+    // On one kind of link an axis that wraps moves twice what a line does:
+    // W is the axes' mean, so that a degree over all of them gets their
+    // sum, M·W (the collective's "W in all").
+    let mean = all.iter().map(|a| a.per_chip()).sum::<f64>() / all.len() as f64;
     let (axis, w, node) = match mixed {
         // The node's chips share W only when the slower link sets it.
         Some(p) if p.w != p.slow.per_chip() => (p.slow, p.w, p.node),
         Some(p) => (p.slow, p.w, 1.0),
-        None => (first, first.per_chip(), 1.0),
+        None => (first, mean, 1.0),
     };
     // Axes that do not add up count as one: M is 1 whatever the degree.
     let sizes: Vec<u64> = if uniform {
-        links.mesh.axes.iter().map(|a| a.size).collect()
+        all.iter().map(|a| a.size).collect()
     } else {
         vec![links.mesh.chips() as u64]
     };
@@ -342,16 +374,38 @@ pub fn train_view(
         set_axes: s.mx.is_some() || s.my.is_some(),
         v5p: chip.id == "v5p",
     };
-    let conds = conditions_words(&facts);
+    let mut conds = conditions_words(&facts);
+    if uniform && all.iter().any(|a| a.per_chip() != first.per_chip()) {
+        let each: Vec<String> = all
+            .iter()
+            .map(|a| {
+                format!(
+                    "{}'s {} {}",
+                    a.name,
+                    format::bandwidth(a.per_chip()),
+                    if a.wraps {
+                        "(both ways: it wraps)"
+                    } else {
+                        "(one way)"
+                    }
+                )
+            })
+            .collect();
+        conds[0] = format!(
+            "α = C / W_ici = {} / {} = {}. W is the mean of the axes' {} per chip, {}: a degree over all of them moves their sum, {}; one over some of them is counted at the mean.",
+            format::flops_rate(c),
+            format::bandwidth(w),
+            count(k.alpha),
+            first.kind,
+            super::words::listed(&each),
+            format::bandwidth(w * all.len() as f64)
+        );
+    }
     let mut notes = notes(&facts);
-    if !uniform {
+    if let Some(p) = mixed {
         notes.push(format!(
-            "This mesh joins different links: a gather across them goes at the slower's pace, axis {}'s {} at {} a chip, shared by a node's {} chips: W = {} (the GPU chapter's W_node egress), with the axes counted as one (M = 1).",
-            axis.name,
-            super::coll::link_name(axis, &all),
-            format::bandwidth(axis.per_chip()),
-            count(node),
-            format::bandwidth(w)
+            "This mesh joins different links: {}, with the axes counted as one (M = 1).",
+            super::coll::pace_words(&p, &all)
         ));
     }
     let moe_factor = model.experts / model.active.max(1.0);
@@ -468,10 +522,9 @@ pub fn train_view(
     // The chapter asks whether a plan fits before its comms; the plan
     // above weighs the comms alone.
     if fits == "no" && hbm > 0.0 && min.is_finite() {
+        let (held, room) = bytes_apart(per_chip, hbm);
         plan_words.push(format!(
-            "It weighs the comms, not memory: as set, {} a chip does not fit {} of HBM; with every state split over the chips (ZeRO-3) the run fits on {} or more (the fewest chips, below).",
-            format::bytes(per_chip),
-            format::bytes(hbm),
+            "It weighs the comms, not memory: as set, {held} a chip does not fit {room} of HBM; with every state split over the chips (ZeRO-3) the run fits on {} or more (the fewest chips, below).",
             super::words::chips(min)
         ));
     }
@@ -491,8 +544,8 @@ pub fn train_view(
         strategy: strat.name(),
         degrees: if strat == Strategy::Pp {
             format!(
-                "X = {} stages, each Y = {} in data parallelism (over M = {}){}",
-                count(x),
+                "X = {}, each Y = {} in data parallelism (over M = {}){}",
+                super::words::counted(x, "stage", "stages"),
                 super::words::chips(y),
                 super::words::axes(mx),
                 if s.x.is_none() && s.y.is_none() {
@@ -570,21 +623,22 @@ pub fn train_view(
         },
         conditions: conds,
         memory: mem_rows,
-        memory_total: format!(
-            "{} a chip of {} HBM",
-            format::bytes(per_chip),
-            if hbm > 0.0 {
-                format::bytes(hbm)
-            } else {
-                format::MISSING.to_string()
-            }
-        ),
+        memory_total: if hbm > 0.0 {
+            let (held, room) = bytes_apart(per_chip, hbm);
+            format!("{held} a chip of {room} HBM")
+        } else {
+            format!(
+                "{} a chip of {} HBM",
+                format::bytes(per_chip),
+                format::MISSING
+            )
+        },
         fits,
         min_chips: count(min),
         flops: format::flops(rt.flops),
         step_time: format::seconds(rt.step),
         days: format!(
-            "{} days ({} if compute-bound)",
+            "{} ({} if compute-bound)",
             days_text(rt.days),
             days_text(rt.days_compute)
         ),

@@ -55,7 +55,27 @@ pub(crate) fn axes(n: f64) -> String {
     counted(n, "axis", "axes")
 }
 
-fn counted(n: f64, one: &str, many: &str) -> String {
+/// Axes by name: "Axis Y", "Axes Y and Z", "Axes X, Y and Z".
+pub(crate) fn axes_named(names: &[char]) -> String {
+    let list: Vec<String> = names.iter().map(char::to_string).collect();
+    match list.as_slice() {
+        [] => String::new(),
+        [one] => format!("Axis {one}"),
+        _ => format!("Axes {}", listed(&list)),
+    }
+}
+
+/// Items joined as a sentence lists them: "a", "a and b", "a, b and c".
+pub(crate) fn listed(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// `n` of a noun, agreeing: `counted(1.0, "token", "tokens")` is "1 token".
+pub(crate) fn counted(n: f64, one: &str, many: &str) -> String {
     let noun = if n == 1.0 { one } else { many };
     format!("{} {noun}", crate::format::count(n))
 }
