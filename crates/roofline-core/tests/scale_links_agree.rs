@@ -208,3 +208,39 @@ fn a_tiny_run_reads_as_a_time_and_its_nouns_agree_with_one() {
         }
     }
 }
+
+/// FSDP has no TP degree: a Y of 4 left from another strategy is not used
+/// by the comms, the math or the memory (it split the weights' comms by 4
+/// but not the weights), and a note says so.
+#[test]
+fn fsdp_leaves_a_set_y_unused_everywhere() {
+    let with = |y: Option<f64>| {
+        train_with(
+            "v5p",
+            "llama3-8b",
+            ScaleState {
+                mesh: Some("X:4,Y:4,Z:4".to_string()),
+                strat: Strategy::Fsdp,
+                x: Some(16.0),
+                y,
+                ..ScaleState::default()
+            },
+        )
+    };
+    let (set, unset) = (with(Some(4.0)), with(None));
+    for id in [
+        "train-memory",
+        "train-step-time",
+        "train-threshold",
+        "train-tokens-per-chip",
+        "train-bound",
+    ] {
+        assert_eq!(set.value(id), unset.value(id), "{id}");
+    }
+    let t = set.train.as_ref().unwrap();
+    assert!(
+        t.notes.iter().any(|n| n.starts_with("Y = 4 is not used")),
+        "{:?}",
+        t.notes
+    );
+}

@@ -161,7 +161,7 @@ pub(super) const SHEETS: [Sheet; 18] = [
         peaks: &[(Bf16, 2.307e15, None, TPU7X), (Fp8, 4.614e15, None, TPU7X)],
         vector: None,
         levels: &[
-            (Hbm, 7.4e12, Some(192.0 * GIB), BOOK_TPU),
+            (Hbm, 7.4e12, Some(192.0 * GIB), TPU7X),
             (Ici, 9e10, None, TPU_ICI),
             (Pcie, 1.6e10, None, TPU_HOST),
             (Dcn, 1.25e10, None, TPU_DCN),

@@ -17,7 +17,7 @@ const TEXTS: [&str; 46] = [
     "How To Scale Your Model, TPU chapter (Google's v5e documentation: 197 TFLOPS bf16, 393 TOPS int8, 819 GB/s)",
     "How To Scale Your Model, TPU chapter (Google's v5p documentation: 459 TFLOPS, 95 GiB at 2,765 GB/s)",
     "How To Scale Your Model, TPU chapter (Google's v6e documentation: 918 TFLOPS bf16, 1,836 TOPS int8, 1,638 GB/s)",
-    "Google Cloud TPU7x documentation: 2,307 TFLOPS bf16, 4,614 fp8 (the book: 2.30e15, 4.61e15 as int8)",
+    "Google Cloud TPU7x documentation: 2,307 TFLOPS bf16, 4,614 fp8, 192 GiB of HBM (the book: 2.30e15, 4.61e15 as int8, and 192 GB); HBM bandwidth 7.4e12 B/s from the book's TPU chapter",
     "derived: 2 cores x 1,024 lanes x 2 ALUs (as v4) x 0.94 GHz (123 TFLOPS over 4 MXUs)",
     "derived: 2 cores x 1,024 lanes x 2 ALUs (the book) x 1.05 GHz (275 TFLOPS over 8 MXUs)",
     "derived: 1 core x 1,024 lanes x 4 ALUs (as v5p) x 1.5 GHz (the book)",

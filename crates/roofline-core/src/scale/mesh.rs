@@ -250,6 +250,19 @@ pub fn mesh_links(mesh: &Mesh, chip: &Chip, wrap: Option<&[char]>) -> Result<Mes
             chip.name
         ))
     })?;
+    // A torus gives a chip two links an axis: a mesh cannot lay more axes
+    // of more than one chip over it than it has dimensions (a v5e's 2-D
+    // torus has 4 neighbours a chip, so no third axis of links).
+    let busy = mesh.axes.iter().filter(|a| a.size > 1).count();
+    if topo.wrap != WrapRule::Switch && first.kind == LevelKind::Ici && busy > topo.dims {
+        return Err(bad(format!(
+            "{}'s chips are joined in a {}-D torus: a mesh of it has at most {} axes of more than one chip ({} has {busy})",
+            chip.name,
+            topo.dims,
+            topo.dims,
+            mesh.text()
+        )));
+    }
     let dcn = chip.bandwidth(LevelKind::Dcn).ok();
     let mut axes = Vec::with_capacity(mesh.axes.len());
     for (i, a) in mesh.axes.iter().enumerate() {
@@ -308,5 +321,22 @@ mod tests {
         ] {
             assert!(Mesh::parse(bad).is_err(), "{bad}");
         }
+    }
+
+    /// A v5e is a 2-D torus: a third axis of more than one chip has no
+    /// links to run over (the helper's 1.5× too much bandwidth); an axis of
+    /// one chip is no axis of links, and a 3-D v5p takes three.
+    #[test]
+    fn a_torus_takes_as_many_axes_as_it_has_dimensions() {
+        let v5e = crate::hardware::preset("v5e").unwrap();
+        let v5p = crate::hardware::preset("v5p").unwrap();
+        let mesh = |t: &str| Mesh::parse(t).unwrap();
+        let e = mesh_links(&mesh("X:4,Y:4,Z:4"), &v5e, None).unwrap_err();
+        assert!(e.to_string().contains("2-D torus"), "{e}");
+        assert!(mesh_links(&mesh("X:4,Y:4,Z:1"), &v5e, None).is_ok());
+        assert!(mesh_links(&mesh("X:4,Y:4,Z:4"), &v5p, None).is_ok());
+        assert!(mesh_links(&mesh("X:4,Y:4,Z:4,W:4"), &v5p, None).is_err());
+        let h100 = crate::hardware::preset("h100").unwrap();
+        assert!(mesh_links(&mesh("X:8,Y:4,Z:2"), &h100, None).is_ok());
     }
 }

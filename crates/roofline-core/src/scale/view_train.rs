@@ -218,7 +218,10 @@ pub fn train_view(
     // One degree given: the other fills the mesh (or stays 1 where the
     // strategy has no such degree).
     let uses_y = !matches!(strat, Strategy::Dp | Strategy::Fsdp);
-    let (x, y) = match (s.x, s.y) {
+    // DP and FSDP have no TP degree: a Y left from another strategy is
+    // not used (the notes say so), by the comms, the math or the memory.
+    let set_y = if uses_y { s.y } else { None };
+    let (x, y) = match (s.x, set_y) {
         (Some(x), Some(y)) => (x, y),
         (Some(x), None) if uses_y => (x, (n / x).floor().max(1.0)),
         (Some(x), None) => (x, 1.0),
@@ -402,6 +405,13 @@ pub fn train_view(
         );
     }
     let mut notes = notes(&facts);
+    if let Some(unused) = s.y.filter(|y| !uses_y && *y != 1.0) {
+        notes.push(format!(
+            "Y = {} is not used: {} has no tensor parallelism, so Y is 1 (mixed FSDP + TP uses both degrees).",
+            count(unused),
+            strat.name()
+        ));
+    }
     if let Some(p) = mixed {
         notes.push(format!(
             "This mesh joins different links: {}, with the axes counted as one (M = 1).",
