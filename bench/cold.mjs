@@ -66,13 +66,11 @@ function coldFigures({ first, drawn, longest, counts, paint, wasm }) {
 }
 
 /**
- * One cold load of `url`, its figures pushed to `into`. The page is waited
- * on through the DevTools protocol alone: Playwright's own waits evaluate
- * its helper script in the page, a task of about 10 ms that would land in
- * the middle of the app's start (after the peer's chart, which is drawn by
- * the load event).
+ * A new browser process with a fresh profile (nothing compiled, cached or
+ * warm), at the bench's 1280 × 900: its context and the profile's folder,
+ * which the caller removes after closing the context.
  */
-async function coldLoad(url, into) {
+export async function coldBrowser() {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'roofline-cold-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
@@ -83,6 +81,18 @@ async function coldLoad(url, into) {
       '--disable-dev-shm-usage',
     ],
   });
+  return { context, profile };
+}
+
+/**
+ * One cold load of `url`, its figures pushed to `into`. The page is waited
+ * on through the DevTools protocol alone: Playwright's own waits evaluate
+ * its helper script in the page, a task of about 10 ms that would land in
+ * the middle of the app's start (after the peer's chart, which is drawn by
+ * the load event).
+ */
+async function coldLoad(url, into) {
+  const { context, profile } = await coldBrowser();
   try {
     await context.addInitScript(() => {
       window.__longTasks = [];

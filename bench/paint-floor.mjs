@@ -2,7 +2,7 @@
 // chart paint it, on this machine? Issue #47 asks for the default address's
 // first chart at 0.5x the React + D3 peer page's, and a link's at 1.0x.
 // This measures, cold and alternating (a new browser with a fresh profile
-// for each load, as bench/cold.mjs does), five pages built from the release
+// for each load, bench/cold.mjs's coldBrowser), five pages built from the release
 // build's own index.html:
 //
 //   blank   the page's header alone, no script (the least a page paints);
@@ -23,10 +23,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
 import { startServer } from '../tests/e2e/harness.mjs';
-import { CHROMIUM, median, round, table } from './common.mjs';
-import { peerDist } from './cold.mjs';
+import { median, round, table } from './common.mjs';
+import { coldBrowser, peerDist } from './cold.mjs';
 
 const dist = path.resolve(process.argv[2] ?? process.env.BENCH_DIST ?? 'dist');
 const loads = Math.max(3, Number(process.env.BENCH_COLD_LOADS ?? 9));
@@ -52,16 +51,7 @@ const bodyOf = (keep) => (html) => {
 const figure = (html) => /<figure[\s\S]*?<\/figure>/.exec(html)?.[0] ?? '';
 
 async function firstPaint(url, into) {
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'paint-floor-profile-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    viewport: { width: 1280, height: 900 },
-    args: [
-      '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync',
-      '--disable-dev-shm-usage',
-    ],
-  });
+  const { context, profile } = await coldBrowser();
   try {
     const page = context.pages()[0] ?? await context.newPage();
     await page.goto(url, { waitUntil: 'load' });
