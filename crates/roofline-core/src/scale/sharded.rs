@@ -153,10 +153,12 @@ pub fn array_collective(
         .collect();
     let v = global / axes_size(&outside, &links.mesh);
     let local_in = global / axes_size(&input.axes(), &links.mesh);
-    // An axis of one chip carries nothing: the cost is over the others.
+    // An axis of one chip carries nothing: the cost is over the others
+    // (when every axis has one chip there are none, and the time is 0).
+    let busy = chosen.iter().any(|a| a.size > 1);
     let idle: Vec<char> = chosen
         .iter()
-        .filter(|a| a.size == 1 && chosen.len() > 1)
+        .filter(|a| a.size == 1 && busy)
         .map(|a| a.name)
         .collect();
     let chosen = super::coll::carrying(&chosen);
