@@ -5,7 +5,7 @@
 
 use leptos::prelude::*;
 use roofline_core::pages::AppState;
-use roofline_core::url::Decoded;
+use roofline_core::url::{Decoded, DEFAULT_QUERY};
 
 use crate::chunks::link;
 use crate::page::address;
@@ -35,14 +35,13 @@ pub fn App(
     let s = Signals::new(&start);
     let notices = RwSignal::new(start_notices);
 
-    // The state of what is on screen (the last valid calculator state).
-    let app_state = Memo::new(move |prev: Option<&AppState>| s.state(prev));
-    // Write it to the address: typing replaces the entry; a change more than
-    // 1.5 s after the last new entry makes a new one (back / forward).
-    let last_push = StoredValue::new(f64::NEG_INFINITY);
-    // The first write only puts the canonical form of the opening link in
-    // place: it replaces, like a restore.
-    let restoring = StoredValue::new(true);
+    // The address follows the state on screen. The link chunk reads the
+    // state, compares it with the one last written and writes its link
+    // (`chunks::link`); here only the signals are tracked, so that the
+    // state's comparison and link are not in the first load.
+    // The bare address's first write, `v=1`, needs no chunk.
+    let bare = address::current_query().is_empty();
+    let first = StoredValue::new(true);
     // The first write waits for a task of its own, the first of the start's
     // (`canvas::later`): it evaluates the calculator for the first time, so
     // the app's first task (with the wasm's instantiation) stays short.
@@ -51,31 +50,20 @@ pub fn App(
         if !writer_ready.get() {
             return;
         }
-        let state = app_state.get();
-        let restore = restoring.get_value();
-        restoring.set_value(false);
+        s.track();
+        let was_first = first.get_value();
+        first.set_value(false);
         // An unread link stays in the address, to be read on reload.
         if keep_address.get_value() {
             keep_address.set_value(false);
             return;
         }
+        if was_first && bare {
+            address::write_query_after_paint(DEFAULT_QUERY.to_string(), false);
+            return;
+        }
         // Written by the link chunk: tasks run in the order of the changes.
-        leptos::task::spawn_local(async move {
-            // Without the chunk (no connection), the address keeps what it
-            // holds; the next change tries again.
-            let Some(q) = link::encode(state).await else {
-                return;
-            };
-            if q == address::latest_query() {
-                return;
-            }
-            let now = address::now_ms();
-            let push = !restore && now - last_push.get_value() > 1500.0;
-            if push {
-                last_push.set_value(now);
-            }
-            address::write_query_after_paint(q, push);
-        });
+        leptos::task::spawn_local(link::write(s, was_first));
     });
     // Charts redraw at their new size after a resize.
     let _ =
@@ -95,15 +83,20 @@ pub fn App(
                 return;
             }
             // Unread: the page keeps what it shows, and says why.
-            let Some(d) = d else {
+            let unread = || {
                 notices.set(vec![link::unread(
                     "the page still shows the previous entry",
-                )]);
+                )])
+            };
+            let Some(d) = d else {
+                unread();
                 return;
             };
-            restoring.set_value(true);
-            s.set(&d.state);
-            notices.set(d.notices);
+            if link::restore(s, d.state).await {
+                notices.set(d.notices);
+            } else {
+                unread();
+            }
         });
     });
 

@@ -60,6 +60,17 @@ impl Calc {
         }
     }
 
+    /// Subscribes the running effect to every signal [`Calc::state`] reads.
+    fn track(&self) {
+        self.input.track();
+        self.pairs.track();
+        self.batch_log.track();
+        self.roofline_log.track();
+        // Read, not only tracked: a memo's `track` does not compute it, and
+        // its first computation later would count as a change.
+        self.results.with(|_| ());
+    }
+
     fn set(&self, s: &CalcState) {
         self.input.set(CalcInput::from_state(s));
         self.pairs.set(s.pairs.clone());
@@ -108,6 +119,13 @@ macro_rules! page_signals {
                     $($field: RwSignal::new(s.$field.clone()),)*
                     epoch: RwSignal::new(0),
                 }
+            }
+
+            /// Subscribes the running effect to every signal
+            /// [`Signals::state`] reads (the address's writer).
+            pub fn track(&self) {
+                self.calc.track();
+                $(self.$field.track();)*
             }
 
             /// Replaces every value by `s`'s (back / forward).

@@ -60,11 +60,16 @@ test('the calculator opens without the quiz chunk; opening the quiz downloads it
   try {
     await page.goto(server.url, { waitUntil: 'load' });
     await waitForDraw(page, 'roofline-canvas');
+    // The bare address is written as `v=1` without the link chunk; nothing
+    // on screen changes, so it stays out until the first edit.
+    await waitForDraw(page, 'batch-canvas');
+    await page.waitForFunction(() => location.search === '?v=1');
+    await page.waitForTimeout(500);
+    assert.equal(of(chunks, 'link').length, 0, `no link chunk before a change: ${chunks}`);
     await page.fill('[data-testid="field-size-B"]', '512');
-    await page.waitForTimeout(300);
+    await page.waitForFunction(() => location.search.includes('B:512'));
     // The batch-size chart's chunk comes after the first chart; the link
     // chunk, which writes the address, with the first edit; no other does.
-    await waitForDraw(page, 'batch-canvas');
     assert.deepEqual(chunks.filter((u) => !linkFiles(u) && !startFiles(u)), [], `the calculator asks for no other chunk: ${chunks}`);
     assert.equal(of(chunks, 'batch').length, 1, `the batch-size chart: ${chunks}`);
     assert.equal(of(chunks, 'link').length, 1, `the link writer: ${chunks}`);

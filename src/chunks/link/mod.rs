@@ -1,14 +1,19 @@
 //! The link chunk's loader: reading a link (every parameter checked, with a
-//! notice for each bad one) and writing one are the code of the `link` wasm
-//! chunk. An address without a query opens on the defaults without it, and
-//! the chunk downloads with the first change that the address must show.
-//! What the chunk holds is `roofline_core::url`; this file is its door.
+//! notice for each bad one), writing the state on screen to the address
+//! (`writer.rs`) and restoring an entry's state (back / forward) are the
+//! code of the `link` wasm chunk. An address without a query opens on the
+//! defaults without it, and the chunk downloads with the first change that
+//! the address must show. What the chunk holds is `roofline_core::url` and
+//! the writer; this file is its door.
+
+mod writer;
 
 use leptos::wasm_split::wasm_split;
 use roofline_core::pages::AppState;
-use roofline_core::url::{decode_with, Decoded, Notice, DEFAULT_QUERY};
+use roofline_core::url::{decode_with, Decoded, Notice};
 
 use crate::page::chunk_view::ChunkMissing;
+use crate::page::signals::Signals;
 
 /// Reads `query`, checking a quiz question against the bank's outline (which
 /// needs no question built: the bank is in the quiz chunk). The build
@@ -19,21 +24,36 @@ fn decode_in_chunk(query: String) -> Result<Decoded, ChunkMissing> {
     Ok(decode_with(&query, roofline_core::quiz::OUTLINE))
 }
 
-/// `state` as a link's query. In the link chunk, with the reading: the
-/// calculator's first load writes no link until something changes.
+/// Writes the state on screen to the address if it changed (`writer.rs`).
+/// In the link chunk, with the reading: the state's comparison and its
+/// link are not in the first load, which writes no link until something
+/// changes.
 #[wasm_split(link, wasm_split_path = ::leptos::wasm_split, fallible)]
-fn encode_in_chunk(state: AppState) -> Result<String, ChunkMissing> {
-    Ok(roofline_core::url::encode(&state))
+fn write_in_chunk(s: Signals, first: bool) -> Result<(), ChunkMissing> {
+    writer::write(s, first);
+    Ok(())
 }
 
-/// The query of `state`: at once for the default state, else from the link
-/// chunk; `None` if the chunk cannot be downloaded (the address then keeps
-/// what it holds).
-pub async fn encode(state: AppState) -> Option<String> {
-    if state == AppState::default() {
-        return Some(DEFAULT_QUERY.to_string());
-    }
-    encode_in_chunk(state).await.ok()
+/// Puts a history entry's state on screen (`writer.rs`), in the link chunk:
+/// reading the entry has just downloaded it.
+#[wasm_split(link, wasm_split_path = ::leptos::wasm_split, fallible)]
+fn restore_in_chunk(s: Signals, state: AppState) -> Result<(), ChunkMissing> {
+    writer::restore(s, &state);
+    Ok(())
+}
+
+/// Writes the state on screen to the address, through the link chunk:
+/// `first` for the opening link's canonical form (it replaces the entry).
+/// Without the chunk (no connection) the address keeps what it holds, and
+/// the next change tries again.
+pub async fn write(s: Signals, first: bool) {
+    let _ = write_in_chunk(s, first).await;
+}
+
+/// Puts `state`, read from a history entry, on screen; `false` if the link
+/// chunk cannot be downloaded.
+pub async fn restore(s: Signals, state: AppState) -> bool {
+    restore_in_chunk(s, state).await.is_ok()
 }
 
 /// The state a query describes, with its notices: the defaults for an
