@@ -4,9 +4,7 @@
 use leptos::prelude::*;
 use roofline_charts::{roofline_for_view, RooflineChart};
 
-use crate::chunks::batch::{BatchPanel, Derivation};
-use crate::chunks::compare::ComparePanel;
-use crate::chunks::measure::MeasurePanel;
+use crate::chunks::batch::{BatchPanel, BelowCharts, BelowWiring};
 use crate::chunks::why::prefetch_why;
 use crate::page::chip_panel::ChipPanel;
 use crate::page::levels_panel::LevelsPanel;
@@ -53,11 +51,14 @@ pub fn calculator_page(s: Signals) -> impl IntoView {
                     {shown_later(move || {
                         // The "Why?" answers: fetched now, after the first chart.
                         prefetch_why();
-                        view! {
-                            <Derivation results=results />
-                            <MeasurePanel results=results points=s.points pasted=c.pasted log=roofline_log />
-                            <ComparePanel input=input />
-                        }
+                        let wiring = BelowWiring {
+                            results,
+                            points: s.points,
+                            pasted: c.pasted,
+                            log: roofline_log,
+                            input,
+                        };
+                        view! { <BelowCharts wiring=wiring /> }
                     })}
                 })}
             </div>

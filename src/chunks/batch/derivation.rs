@@ -1,6 +1,5 @@
 //! The derivation's steps: the chapter's formulas with the user's numbers
-//! (in the batch chunk; its section and heading, `Derivation`, are in the
-//! first load, see `mod.rs`).
+//! (in the batch chunk, under their heading in `below.rs`).
 
 use crate::chunks::table_style::TABLE_STYLE;
 use std::sync::Arc;

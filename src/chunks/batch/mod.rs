@@ -1,8 +1,11 @@
-//! The batch-size chart's place on the calculator page. The chart, its
-//! sweep and its controls are in a wasm chunk of their own (`batch`): it is
-//! below the first view, so the page starts without its code and fetches
-//! it in a task after the roofline's first draw, then builds and draws it.
+//! The batch-size chart's place on the calculator page, and what is below
+//! the charts. The chart, its sweep and its controls, and the sections
+//! below (the derivation, the measurements' and the comparison's panels)
+//! are in a wasm chunk of their own (`batch`): they are below the first
+//! view, so the page starts without their code and fetches it in a task
+//! after the roofline's first draw, then builds and draws them.
 
+pub mod below;
 pub mod chart;
 pub mod derivation;
 
@@ -66,28 +69,46 @@ pub fn BatchPanel(
     }
 }
 
-/// The steps' list. The build moves this function and what only it reaches
-/// (the derivation's formulas and their formatting) into the batch chunk.
-#[wasm_split(batch, wasm_split_path = ::leptos::wasm_split, fallible, preload(fetch_derivation))]
-fn derivation_view(results: Memo<Arc<CalcView>>) -> Result<AnyView, ChunkMissing> {
-    Ok(derivation::steps_view(results).into_any())
+/// What the sections below the charts are given.
+#[derive(Clone, Copy)]
+pub struct BelowWiring {
+    /// The calculator's last valid results.
+    pub results: Memo<Arc<CalcView>>,
+    /// The measurements in the link's compact form.
+    pub points: RwSignal<String>,
+    /// The text pasted into the measurements panel.
+    pub pasted: RwSignal<String>,
+    /// Log-log axes (the roofline's setting).
+    pub log: RwSignal<bool>,
+    /// The user's input (the comparison sets the chip).
+    pub input: RwSignal<CalcInput>,
 }
 
-/// The "How it is computed" section; its steps arrive with their chunk.
+/// The sections below the charts (`below.rs`). The build moves this
+/// function and what only it reaches (the derivation's formulas, the two
+/// panels' shells) into the batch chunk.
+#[wasm_split(batch, wasm_split_path = ::leptos::wasm_split, fallible, preload(fetch_below))]
+fn below_view(w: BelowWiring) -> Result<AnyView, ChunkMissing> {
+    Ok(below::below(w).into_any())
+}
+
+/// What is below the charts: "How it is computed", "Your measurements" and
+/// "Compare every chip", with the batch chunk. A link with measurements
+/// starts their chunk's download at once, beside this one's.
 #[component]
-pub fn Derivation(
-    /// The last valid evaluation.
-    results: Memo<Arc<CalcView>>,
+pub fn BelowCharts(
+    /// The sections' signals.
+    wiring: BelowWiring,
 ) -> impl IntoView {
+    if wiring.points.with_untracked(|p| !p.is_empty()) {
+        crate::chunks::measure::prefetch_measure();
+    }
     view! {
-        <section class="panel" aria-labelledby="derivation-title">
-            <h2 id="derivation-title">"How it is computed"</h2>
-            <ChunkView
-                fetch=fetch_derivation
-                load=move || derivation_view(results)
-                what="the derivation"
-                testid="derivation-chunk"
-            />
-        </section>
+        <ChunkView
+            fetch=fetch_below
+            load=move || below_view(wiring)
+            what="the derivation and the panels below the charts"
+            testid="below"
+        />
     }
 }

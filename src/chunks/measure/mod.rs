@@ -47,7 +47,7 @@ fn measure_view(w: Wiring) -> Result<AnyView, ChunkMissing> {
 }
 
 /// Starts downloading the measure chunk; a failure shows when the panel opens.
-fn prefetch_measure() {
+pub fn prefetch_measure() {
     prefetch(fetch_measure());
 }
 
