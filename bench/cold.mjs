@@ -13,7 +13,9 @@ import { CHROMIUM, here, median, round } from './common.mjs';
  * nothing is compiled, cached or warm). Navigation -> first contentful
  * paint, -> the app's wasm downloaded, -> the first chart on screen (the
  * prerendered page's `roofline:prerendered` mark, made in the frame that
- * paints it, or else the first `roofline:drawn`), -> the app's own first
+ * paints it, or else the first `roofline:drawn`, and for every page, the
+ * app's and the peer's alike, no sooner than the first contentful paint),
+ * -> the app's own first
  * chart (`roofline:drawn`: the page answers input from then on), and
  * every long task (over 50 ms) from the start until a second after the
  * chart, read by an observer installed before any page script.
@@ -127,12 +129,16 @@ async function coldLoad(url, into) {
       clearTimeout(timer);
     }
     const t = await run(`({
-      // The prerendered chart is on screen with the first contentful
-      // paint (its mark comes in the frame before that paint).
-      chart: performance.getEntriesByName('roofline:prerendered').length
-        ? Math.max(performance.getEntriesByName('roofline:prerendered')[0].startTime,
-          performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? 0)
-        : performance.getEntriesByName('roofline:drawn')[0].startTime,
+      // The first chart on screen, measured the same way for every page: its
+      // mark (the prerendered chart's, made in the frame that paints it, or
+      // else the first \`roofline:drawn\`, made when a script has drawn it),
+      // but no sooner than the first contentful paint, since nothing is on
+      // screen before that: a script's mark often comes before a cold
+      // browser's first frame (the peer page's did in most loads).
+      chart: Math.max(
+        (performance.getEntriesByName('roofline:prerendered')[0]
+          ?? performance.getEntriesByName('roofline:drawn')[0]).startTime,
+        performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? 0),
       drawn: performance.getEntriesByName('roofline:drawn')[0].startTime,
       paint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null,
       wasm: performance.getEntriesByType('resource').find((e) => e.name.endsWith('_bg.wasm'))?.responseEnd ?? null,
