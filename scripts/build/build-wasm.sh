@@ -73,10 +73,12 @@ cp "$work/split/__wasm_split.js" "${chunks[@]}" "$work/pkg/"
 cp web/offline.js "$work/pkg/"
 # The files each preloaded chunk's loader fetches (the chunk table's
 # `preload` rows), for index.html: {link-files} for any link, {view-files}
-# by view.
+# by view; and {start-files}, those of the `start` rows, which the page
+# preloads a few per task after the first chart.
 preloads=$(node scripts/build/chunk-deps.mjs "$work/split" src/chunks/chunks.json)
 link_files=$(node -e 'process.stdout.write(JSON.parse(process.argv[1]).link ?? "")' "$preloads")
 view_files=$(node -e 'process.stdout.write(JSON.stringify(JSON.parse(process.argv[1]).views))' "$preloads")
+start_files=$(node -e 'process.stdout.write(JSON.parse(process.argv[1]).start ?? "")' "$preloads")
 
 # With names, for the bench's code-by-crate table (bench/wasm-code.mjs).
 mkdir -p "$work/named"
@@ -119,10 +121,11 @@ echo "$dir" > "$work/named/app"
 mkdir -p "$stage/$dir"
 cp -r "$work/pkg"/. "$stage/$dir/"
 grep -q '{app}' "$stage/index.html" || { say "index.html has no {app} placeholder"; exit 1; }
-for p in '{link-files}' '{view-files}'; do
+for p in '{link-files}' '{view-files}' '{start-files}'; do
   grep -q "$p" "$stage/index.html" || { say "index.html has no $p placeholder"; exit 1; }
 done
 sed -i -e "s#{app}#./$dir#g" -e "s#{link-files}#$link_files#" -e "s#{view-files}#$view_files#" \
+  -e "s#{start-files}#$start_files#" \
   -e 's#<link[^>]*data-trunk-skip[^>]*>##' "$stage/index.html"
 # The default page, written into index.html by the core and the chart crate
 # (crates/roofline-prerender): a native program, built in cargo's own

@@ -5,10 +5,14 @@
 // for the one any address with a link needs, `view` for those an address
 // with view=NAME opens on. Run by scripts/build/build-wasm.sh, which puts
 // the lists in index.html, so that a link starts every file its chunks need
-// at once, alongside the app, rather than one round trip after it starts:
+// at once, alongside the app, rather than one round trip after it starts.
+// `start` lists, once each, the files of the rows marked `start` (the chunks
+// fetched after the first chart), which the page preloads a few per task
+// before their loader runs (index.html, `rooflineStart`):
 //
 //   node scripts/build/chunk-deps.mjs <dir with __wasm_split.js> src/chunks/chunks.json
-//   -> {"link":"split_link.wasm,chunk_6.wasm","views":{"quiz":"split_quiz.wasm,chunk_2.wasm",...}}
+//   -> {"link":"split_link.wasm,chunk_6.wasm","views":{"quiz":"split_quiz.wasm,chunk_2.wasm",...},
+//       "start":"split_batch.wasm,chunk_3.wasm,...,split_why.wasm"}
 //
 // The loader is code that wasm-split-cli generates: when its shape is not
 // the one this script knows, a release build fails (a new version of the
@@ -45,9 +49,12 @@ function filesOf(name) {
   return `split_${name}.wasm`;
 }
 
-const out = { link: '', views: {} };
+const out = { link: '', views: {}, start: '' };
+const start = new Set();
 for (const row of table.chunks) {
   if (row.preload === 'query') out.link = filesOf(row.name);
   else if (row.preload === 'view') out.views[row.name] = filesOf(row.name);
+  if (row.start) filesOf(row.name).split(',').forEach((f) => start.add(f));
 }
+out.start = [...start].join(',');
 process.stdout.write(JSON.stringify(out));

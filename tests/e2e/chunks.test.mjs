@@ -113,24 +113,57 @@ test('pointing at the Quiz tab or the comparison starts its download before the 
   }
 });
 
+/** The files fetched more than once in `chunks`. */
+const twice = (chunks) => chunks.filter((u, i) => chunks.indexOf(u) !== i);
+
 test('the batch-size chart is a chunk of its own, fetched once, after the roofline is drawn', async () => {
   const { context, page, chunks, errors } = await freshPage();
+  const warnings = [];
+  page.on('console', (m) => { if (m.type() !== 'log' && !blockedWorker(m.text())) warnings.push(m.text()); });
   try {
     await page.goto(server.url, { waitUntil: 'load' });
     await waitForDraw(page, 'batch-canvas');
     const t = await page.evaluate(() => ({
       roofline: performance.getEntriesByName('roofline:drawn')[0]?.startTime,
       batch: performance.getEntriesByType('resource').find((e) => e.name.endsWith('/split_batch.wasm'))?.startTime,
+      // How each file of the chunks that start after the first chart came.
+      how: performance.getEntriesByType('resource')
+        .filter((e) => /\/(split|chunk)_[^/]*\.wasm$/.test(e.name)).map((e) => e.initiatorType),
     }));
     assert.ok(t.roofline !== undefined && t.batch !== undefined, JSON.stringify(t));
     assert.ok(t.batch >= t.roofline, `asked for after the roofline's first draw: ${JSON.stringify(t)}`);
     assert.equal(of(chunks, 'batch').length, 1, `one download: ${chunks}`);
+    // Its files (about 40 with the "Why?" answers') are preloaded a few per
+    // task before its loader runs, which then fetches none of them again;
+    // every preload is used (Chromium warns of one that is not).
+    assert.ok(t.how.length > 6 && t.how.every((how) => how === 'link'), `preloaded: ${t.how}`);
+    await page.waitForTimeout(3500);
+    assert.deepEqual(twice(chunks), [], `no file twice: ${chunks}`);
+    assert.deepEqual(warnings, [], 'no console warning (such as a preload that was not used)');
     // It works as before: a curve added is drawn.
     const before = await page.locator('[data-testid="batch-pair"]').count();
     await page.fill('[data-testid="pair-d"]', '1024');
     await page.fill('[data-testid="pair-f"]', '1024');
     await page.click('[data-testid="pair-add"]');
     await page.waitForFunction((n) => document.querySelectorAll('[data-testid="batch-pair"]').length === n + 1, before);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('a link fetches each file once: its chunks alongside the app, then the rest of what starts after the first chart', async () => {
+  const { context, page, chunks, errors } = await freshPage();
+  const warnings = [];
+  page.on('console', (m) => { if (m.type() !== 'log' && !blockedWorker(m.text())) warnings.push(m.text()); });
+  try {
+    await page.goto(`${server.url}?v=1&chip=h100&sz=B:512,D:4096,F:4096`);
+    await waitForDraw(page, 'batch-canvas');
+    await page.waitForTimeout(3500);
+    assert.equal(of(chunks, 'link').length, 1, `the link chunk: ${chunks}`);
+    assert.equal(of(chunks, 'batch').length, 1, `the batch-size chart: ${chunks}`);
+    assert.deepEqual(twice(chunks), [], `no file twice (the link's files and the batch chunk's overlap): ${chunks}`);
+    assert.deepEqual(warnings, [], 'no console warning (such as a preload that was not used)');
     assert.deepEqual(errors, []);
   } finally {
     await context.close();

@@ -57,8 +57,9 @@ pub fn BatchPanel(
         input,
         results,
     };
-    // Opens in a task after the roofline's first draw (made after its flag).
-    let ready = crate::page::canvas::later();
+    // Opens in a task after the roofline's first draw (made after its
+    // flag), once the files of its chunk are preloaded.
+    let ready = crate::page::canvas::later_after_preloads();
     view! {
         <div class="batch-slot">
             {shown(
