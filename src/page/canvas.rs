@@ -2,7 +2,9 @@
 //! HiDPI screens, the colour scheme, and the draw counter tests wait for.
 
 use leptos::html::Canvas;
-use leptos::prelude::{ArcTrigger, Effect, Get, Memo, NodeRef, Notify, RwSignal, Set, Track, With};
+use leptos::prelude::{
+    ArcTrigger, Effect, Get, IsDisposed, Memo, NodeRef, Notify, RwSignal, Set, Track, With,
+};
 use plotters::prelude::IntoDrawingArea;
 use plotters_canvas::CanvasBackend;
 
@@ -188,9 +190,13 @@ fn timer_for_next() {
 /// and opens in a task after the last.
 fn open_next() {
     SCHEDULED.with(|s| s.set(false));
-    let front = WAITING.with(|w| w.borrow().front().map(|f| f.1));
-    if front == Some(Wait::Preloads) {
-        if !preload_next() {
+    let front = WAITING.with(|w| w.borrow().front().copied());
+    if let Some((ready, Wait::Preloads)) = front {
+        // A flag whose view has gone (the page was left) preloads nothing:
+        // its files would not be used.
+        if ready.is_disposed() {
+            WAITING.with(|w| w.borrow_mut().pop_front());
+        } else if !preload_next() {
             WAITING.with(|w| {
                 if let Some(f) = w.borrow_mut().front_mut() {
                     f.1 = Wait::Task;
