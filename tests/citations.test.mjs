@@ -19,7 +19,7 @@
 //   `ARCHITECTURE.md's <section>`: a heading of ARCHITECTURE.md, or words
 //   (quoted or not) that are in it;
 // - a Rust path (`roofline_core::calc::evaluate`, `crate::page::shown`,
-//   `page::canvas::later`, `num::parse_f64`): its modules must be files of
+//   `page::later::later`, `num::parse_f64`): its modules must be files of
 //   the crate and its item must be defined (or `use`d) in the last one; a
 //   path whose first name is no module of ours (`f64::powf`) is not ours;
 // - the size rules a doc names (`size rules (`dlmalloc`)`): a path of

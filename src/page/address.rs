@@ -40,7 +40,7 @@ pub fn write_query_after_paint(query: String, push: bool) {
     });
     if first {
         leptos::prelude::request_animation_frame(|| {
-            // As a `fn()`, so that `canvas::later`'s timer shares this code.
+            // As a `fn()`, so that `later::later`'s timer shares this code.
             leptos::prelude::set_timeout(flush as fn(), std::time::Duration::ZERO);
         });
     }

@@ -43,9 +43,9 @@ pub fn App(
     let bare = address::current_query().is_empty();
     let first = StoredValue::new(true);
     // The first write waits for a task of its own, the first of the start's
-    // (`canvas::later`): it evaluates the calculator for the first time, so
+    // (`later::later`): it evaluates the calculator for the first time, so
     // the app's first task (with the wasm's instantiation) stays short.
-    let writer_ready = canvas::later();
+    let writer_ready = crate::page::later::later();
     Effect::new(move |_| {
         if !writer_ready.get() {
             return;

@@ -15,6 +15,7 @@ pub mod choice;
 pub mod chunk_view;
 pub mod download;
 pub mod field;
+pub mod later;
 pub mod levels_panel;
 pub mod link_bar;
 pub mod op_panel;

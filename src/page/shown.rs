@@ -22,7 +22,7 @@ fn shown_any(when: Memo<bool>, view: Box<dyn Fn() -> AnyView + Send + Sync>) -> 
 }
 
 /// `view()` built in a task of its own after the current one
-/// ([`crate::page::canvas::later`]): the page's start is then several short tasks
+/// ([`crate::page::later::later`]): the page's start is then several short tasks
 /// rather than one long one. Flags open in the order they are made, so a
 /// part made later in the tree (or inside another's view) opens later.
 pub fn shown_later<V, F>(view: F) -> impl IntoView
@@ -30,6 +30,6 @@ where
     V: IntoView + 'static,
     F: Fn() -> V + Send + Sync + 'static,
 {
-    let ready = crate::page::canvas::later();
+    let ready = crate::page::later::later();
     shown(Memo::new(move |_| ready.get()), view)
 }

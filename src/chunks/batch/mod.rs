@@ -59,7 +59,7 @@ pub fn BatchPanel(
     };
     // Opens in a task after the roofline's first draw (made after its
     // flag), once the files of its chunk are preloaded.
-    let ready = crate::page::canvas::later_after_preloads();
+    let ready = crate::page::later::later_after_preloads();
     view! {
         <div class="batch-slot">
             {shown(
